@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Build one OpenSSL variant: copy the pristine tree, apply its patches,
+# Configure, make libcrypto.a.  Incremental by recipe: the recipe hash covers
+# the source, every patch's content, the Configure options, flags, defines and
+# this script; an unchanged recipe does nothing (no compiler runs), a changed
+# one rebuilds that variant from a fresh copy (ccache makes unchanged objects
+# cheap).  A variant is complete only once <out>/build.json exists: it is
+# written last, so an interrupted or failed build never looks complete.
+#
+# usage: build-variant.sh SPEC OUT_DIR JOBS
+# SPEC: lines "key<TAB>value"; keys: name tree line source_json, and
+#       repeated patch, configure, cflag, define.
+set -euo pipefail
+
+spec=$1 out=$2 jobs=${3:-2}
+me=$(readlink -f "$0")
+
+name="" tree="" line="" source_json="{}"
+patches=() configure=() cflags=() defines=()
+while IFS=$'\t' read -r k v; do
+    case "$k" in
+    name) name=$v ;;
+    tree) tree=$v ;;
+    line) line=$v ;;
+    source_json) source_json=$v ;;
+    patch) patches+=("$v") ;;
+    configure) configure+=("$v") ;;
+    cflag) cflags+=("$v") ;;
+    define) defines+=("$v") ;;
+    "") ;;
+    *) echo "rcuprof: $spec: unknown key '$k': re-run cmake" >&2; exit 1 ;;
+    esac
+done < "$spec"
+
+fail() {
+    echo "rcuprof: variant $name: $*" >&2
+    exit 1
+}
+
+[ -f "$tree/Configure" ] || fail "source tree $tree is gone: re-run cmake to fetch it again"
+
+recipe=$( {
+    echo "script $(sha256sum "$me" | cut -d' ' -f1)"
+    cat "$spec"
+    for p in "${patches[@]}"; do
+        [ -f "$p" ] || fail "patch $p does not exist: fix the variant definition"
+        echo "patch-content $(sha256sum "$p" | cut -d' ' -f1)"
+    done
+} | sha256sum | cut -d' ' -f1)
+
+if [ -f "$out/build.json" ] && [ "$(cat "$out/.recipe" 2>/dev/null)" = "$recipe" ] \
+   && [ -f "$out/tree/libcrypto.a" ]; then
+    echo "rcuprof: variant $name is up to date (recipe ${recipe:0:12})"
+    exit 0
+fi
+
+echo "rcuprof: building variant $name (recipe ${recipe:0:12})"
+rm -f "$out/build.json" "$out/.recipe"
+rm -rf "$out/tree"
+mkdir -p "$out"
+cp -a "$tree" "$out/tree"
+cd "$out/tree"
+ver=$(awk -F= '/^(MAJOR|MINOR|PATCH)=/{printf "%s%s", (n++ ? "." : ""), $2}' VERSION.dat)
+
+patch_json="[]"
+patches_out=()
+for p in "${patches[@]}"; do
+    base=$(basename "$p")
+    if ! log=$(patch -p1 --forward --batch --dry-run < "$p" 2>&1); then
+        file=$(printf '%s\n' "$log" | awk '/^(checking|patching) file /{f=$3} /FAILED|malformed|Only garbage|can.t find file/{print f; exit}')
+        hunk=$(printf '%s\n' "$log" | grep -m1 -E 'FAILED|malformed|garbage|can.t find file|Reversed' || true)
+        fail "patch $base does not apply to ${file:-the tree} (${hunk:-see patch output}): rebase it onto OpenSSL $ver or drop it from the variant"
+    fi
+    patch -p1 --forward --batch --no-backup-if-mismatch --quiet < "$p"
+    patches_out+=("{\"name\":\"$base\",\"sha256\":\"$(sha256sum "$p" | cut -d' ' -f1)\"}")
+done
+if [ ${#patches_out[@]} -gt 0 ]; then
+    patch_json="[$(IFS=,; echo "${patches_out[*]}")]"
+fi
+
+if command -v ccache >/dev/null 2>&1 && [ "${RCUPROF_NO_CCACHE:-0}" != 1 ]; then
+    # One cache for every variant tree and every clone.  -g makes ccache hash
+    # the working directory unless hash_dir is off; base_dir makes absolute
+    # paths below it relative.  The price: DW_AT_comp_dir of a cache hit may
+    # name another variant's tree (file names stay relative and right).
+    export CCACHE_DIR=${CCACHE_DIR:-${RCUPROF_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rcuprof}/ccache}
+    export CCACHE_BASEDIR=$(dirname "$(dirname "$out")")
+    export CCACHE_NOHASHDIR=1
+    export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-4G}
+    export CC="ccache ${CC:-gcc}"
+fi
+
+define_args=()
+for d in "${defines[@]}"; do define_args+=("-D$d"); done
+if ! ./Configure "${configure[@]}" "${cflags[@]}" "${define_args[@]}" > "$out/configure.log" 2>&1; then
+    fail "Configure failed (options: ${configure[*]} ${cflags[*]}): see $out/configure.log"
+fi
+if ! { make -j"$jobs" build_generated && make -j"$jobs" libcrypto.a; } > "$out/make.log" 2>&1; then
+    tail -n 20 "$out/make.log" >&2
+    fail "make failed: see $out/make.log"
+fi
+
+cc_version=$(${CC:-cc} --version 2>/dev/null | head -n 1 | sed 's/"/\\"/g')
+join_json() { local first=1 x; printf '['; for x in "$@"; do [ $first = 1 ] || printf ','; first=0; printf '"%s"' "${x//\"/\\\"}"; done; printf ']'; }
+cat > "$out/build.json.tmp" <<JSON
+{"variant":"$name","openssl_version":"$ver","line":"$line","source":$source_json,"patches":$patch_json,"configure":$(join_json "${configure[@]}"),"cflags":$(join_json "${cflags[@]}"),"defines":$(join_json "${defines[@]}"),"compiler":"$cc_version","recipe":"$recipe"}
+JSON
+echo "$recipe" > "$out/.recipe"
+mv "$out/build.json.tmp" "$out/build.json"
+echo "rcuprof: variant $name built"

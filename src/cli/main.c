@@ -1,0 +1,60 @@
+/* rcuprof: the command line.  Subcommands: docs/interfaces.md, "CLI". */
+#include "cli.h"
+
+#include <string.h>
+
+#ifndef RCUPROF_VERSION
+# define RCUPROF_VERSION "0.0.0"
+#endif
+
+struct cmd {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *synopsis;
+};
+
+static const struct cmd cmds[] = {
+    { "variants", rcuprof_cmd_variants,
+      "variants [--json]              list the OpenSSL variants and whether each is built" },
+    { "variant", rcuprof_cmd_variant,
+      "variant add NAME --base V [--patch FILE]... | --source DIR [--description TEXT]\n"
+      "                                         define a variant for a before/after question" },
+    { "run", rcuprof_cmd_run,
+      "run --variant V [--threads N] [...]  one measurement (rcuprof run --help)" },
+};
+
+static void usage(FILE *f)
+{
+    size_t i;
+
+    fprintf(f, "usage: rcuprof [--help] [--version] <command> [options]\n\n"
+               "RCU read-path contention profiler for OpenSSL's algorithm fetch.\n\n"
+               "commands:\n");
+    for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+        fprintf(f, "  rcuprof %s\n", cmds[i].synopsis);
+    fprintf(f, "\nOptions of each command: rcuprof <command> --help.  "
+               "Reference: docs/interfaces.md.\n");
+}
+
+int main(int argc, char **argv)
+{
+    size_t i;
+
+    if (argc < 2) {
+        usage(stderr);
+        return RCUPROF_ERR_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(stdout);
+        return RCUPROF_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("rcuprof %s\n", RCUPROF_VERSION);
+        return RCUPROF_OK;
+    }
+    for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+        if (strcmp(argv[1], cmds[i].name) == 0)
+            return cmds[i].fn(argc - 1, argv + 1);
+    rcuprof_err("unknown command '%s': run 'rcuprof --help' for the list", argv[1]);
+    return RCUPROF_ERR_USAGE;
+}

@@ -1,0 +1,332 @@
+/*
+ * `rcuprof variants` and `rcuprof variant add`.
+ *
+ * The build writes the resolved list to <build>/variants.json; user variants
+ * live in the user variants file (docs/interfaces.md, "Variant
+ * definitions"), which the next build picks up.
+ */
+#define _GNU_SOURCE
+#include "cli.h"
+
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef RCUPROF_USER_VARIANTS_DEFAULT
+# define RCUPROF_USER_VARIANTS_DEFAULT "variants.local.json"
+#endif
+
+int rcuprof_variant_name_ok(const char *name)
+{
+    const char *p = name;
+
+    if (name == NULL || !((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
+        return 0;
+    for (; *p != '\0'; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')
+              || *p == '-' || *p == '_' || *p == '.'))
+            return 0;
+    return p - name <= 64;
+}
+
+const char *rcuprof_user_variants_path(void)
+{
+    const char *env = getenv("RCUPROF_USER_VARIANTS");
+
+    return env != NULL && env[0] != '\0' ? env : RCUPROF_USER_VARIANTS_DEFAULT;
+}
+
+static const char *resolved_path(char *buf, size_t n)
+{
+    const char *env = getenv("RCUPROF_VARIANTS_FILE");
+
+    if (env != NULL && env[0] != '\0')
+        return env;
+    snprintf(buf, n, "%s/../variants.json", rcuprof_bindir());
+    return buf;
+}
+
+/*
+ * { name: {description, patches[], built, user, pending} } from the build's
+ * resolved list, plus user variants added since the last build (pending).
+ */
+json_t *rcuprof_variants_load(char *err, size_t errlen)
+{
+    char path[PATH_MAX];
+    json_error_t je;
+    json_t *res, *all = json_object(), *list, *user, *uv, *v;
+    const char *name;
+    size_t i;
+
+    resolved_path(path, sizeof(path));
+    res = json_load_file(path, 0, &je);
+    if (res == NULL) {
+        snprintf(err, errlen,
+                 "cannot read the variant list %s (%s): build rcuprof first (make demo)",
+                 path, je.text);
+        json_decref(all);
+        return NULL;
+    }
+    list = json_object_get(res, "variants");
+    json_array_foreach(list, i, v) {
+        const char *n = json_string_value(json_object_get(v, "name"));
+
+        if (n != NULL) {
+            json_object_set(all, n, v);
+            json_object_set_new(json_object_get(all, n), "pending", json_false());
+        }
+    }
+    json_decref(res);
+
+    user = json_load_file(rcuprof_user_variants_path(), 0, &je);
+    if (user == NULL && access(rcuprof_user_variants_path(), F_OK) == 0) {
+        snprintf(err, errlen, "%s is corrupt (%s): fix it or delete it",
+                 rcuprof_user_variants_path(), je.text);
+        json_decref(all);
+        return NULL;
+    }
+    uv = json_object_get(user, "variants");
+    json_object_foreach(uv, name, v) {
+        if (json_object_get(all, name) == NULL) {
+            json_t *e = json_pack("{s:s, s:b, s:b, s:b}", "name", name,
+                                  "built", 0, "user", 1, "pending", 1);
+            json_t *d = json_object_get(v, "description");
+            json_t *p = json_object_get(v, "patches");
+
+            json_object_set_new(e, "description",
+                                d != NULL ? json_incref(d) : json_string(""));
+            json_object_set_new(e, "patches",
+                                p != NULL ? json_incref(p) : json_array());
+            json_object_set_new(all, name, e);
+        }
+    }
+    json_decref(user);
+    return all;
+}
+
+int rcuprof_cmd_variants(int argc, char **argv)
+{
+    char err[512], drv[PATH_MAX];
+    const char *name;
+    json_t *all, *v;
+    int as_json = argc > 1 && strcmp(argv[1], "--json") == 0;
+
+    if (argc > 1 && !as_json) {
+        rcuprof_err("variants: unknown option '%s': the only option is --json",
+                    argv[1]);
+        return RCUPROF_ERR_USAGE;
+    }
+    all = rcuprof_variants_load(err, sizeof(err));
+    if (all == NULL) {
+        rcuprof_err("%s", err);
+        return RCUPROF_ERR_USAGE;
+    }
+    if (as_json) {
+        json_dumpf(all, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
+        putchar('\n');
+        json_decref(all);
+        return RCUPROF_OK;
+    }
+    printf("%-16s %-8s %-8s %s\n", "VARIANT", "DRIVER", "PATCHES", "DESCRIPTION");
+    json_object_foreach(all, name, v) {
+        const char *state;
+
+        snprintf(drv, sizeof(drv), "%s/rcuprof-stress-%s", rcuprof_bindir(), name);
+        if (json_is_true(json_object_get(v, "pending")))
+            state = "pending";
+        else if (access(drv, X_OK) == 0)
+            state = "built";
+        else
+            state = "absent";
+        printf("%-16s %-8s %-8zu %s%s\n", name, state,
+               json_array_size(json_object_get(v, "patches")),
+               json_string_value(json_object_get(v, "description"))
+               ? json_string_value(json_object_get(v, "description")) : "",
+               json_is_true(json_object_get(v, "user")) ? " [user]" : "");
+    }
+    json_decref(all);
+    return RCUPROF_OK;
+}
+
+int rcuprof_variant_add_to(const char *path, json_t *known, const char *name,
+                           const char *base, const char *source,
+                           const char **patches, size_t npatches,
+                           const char *description, char *err, size_t errlen)
+{
+    json_error_t je;
+    json_t *doc, *vars, *v, *pl;
+    char real[PATH_MAX], *text;
+    struct stat st;
+    size_t i;
+    int rc;
+
+    if (!rcuprof_variant_name_ok(name)) {
+        snprintf(err, errlen,
+                 "variant name '%s' is not allowed: use lower-case letters, digits, '.', '-', '_' (at most 64)",
+                 name);
+        return RCUPROF_ERR_USAGE;
+    }
+    if (json_object_get(known, name) != NULL) {
+        snprintf(err, errlen, "variant '%s' already exists: pick another name",
+                 name);
+        return RCUPROF_ERR_USAGE;
+    }
+    if (base == NULL && source == NULL) {
+        snprintf(err, errlen, "variant add needs --base VARIANT or --source DIR");
+        return RCUPROF_ERR_USAGE;
+    }
+    if (base != NULL && json_object_get(known, base) == NULL) {
+        snprintf(err, errlen,
+                 "base variant '%s' does not exist: run 'rcuprof variants' to list them",
+                 base);
+        return RCUPROF_ERR_USAGE;
+    }
+    if (source != NULL) {
+        char vd[PATH_MAX];
+
+        snprintf(vd, sizeof(vd), "%s/VERSION.dat", source);
+        if (stat(source, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            snprintf(err, errlen, "source '%s' is not a folder: give an OpenSSL 3.5.x source tree",
+                     source);
+            return RCUPROF_ERR_USAGE;
+        }
+        if (access(vd, R_OK) != 0) {
+            snprintf(err, errlen, "source '%s' has no VERSION.dat: give the top of an OpenSSL 3.x source tree",
+                     source);
+            return RCUPROF_ERR_USAGE;
+        }
+    }
+    pl = json_array();
+    for (i = 0; i < npatches; i++) {
+        if (realpath(patches[i], real) == NULL || stat(real, &st) != 0
+            || !S_ISREG(st.st_mode)) {
+            snprintf(err, errlen, "patch '%s' is not a readable file: check the path",
+                     patches[i]);
+            json_decref(pl);
+            return RCUPROF_ERR_USAGE;
+        }
+        json_array_append_new(pl, json_string(real));
+    }
+
+    doc = json_load_file(path, 0, &je);
+    if (doc == NULL) {
+        if (access(path, F_OK) == 0) {
+            snprintf(err, errlen, "%s is corrupt (%s): fix it or delete it",
+                     path, je.text);
+            json_decref(pl);
+            return RCUPROF_ERR_USAGE;
+        }
+        doc = json_pack("{s:i, s:{}}", "schema", 1, "variants");
+    }
+    vars = json_object_get(doc, "variants");
+    if (!json_is_object(vars)) {
+        snprintf(err, errlen, "%s has no \"variants\" object: fix it or delete it",
+                 path);
+        json_decref(doc);
+        json_decref(pl);
+        return RCUPROF_ERR_USAGE;
+    }
+    v = json_pack("{s:s, s:o}", "description",
+                  description != NULL ? description : "", "patches", pl);
+    if (base != NULL)
+        json_object_set_new(v, "base", json_string(base));
+    if (source != NULL) {
+        if (realpath(source, real) == NULL)
+            snprintf(real, sizeof(real), "%s", source);
+        json_object_set_new(v, "source", json_string(real));
+    }
+    json_object_set_new(vars, name, v);
+    text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(doc);
+    if (text == NULL) {
+        snprintf(err, errlen, "out of memory");
+        return RCUPROF_ERR_SYSTEM;
+    }
+    {
+        size_t len = strlen(text);
+        char *t2 = realloc(text, len + 2);
+
+        if (t2 != NULL) {
+            text = t2;
+            text[len] = '\n';
+            text[len + 1] = '\0';
+        }
+    }
+    rc = rcuprof_write_atomic(path, text, strlen(text));
+    free(text);
+    if (rc != 0) {
+        snprintf(err, errlen, "cannot write %s: check the folder's permissions",
+                 path);
+        return RCUPROF_ERR_SYSTEM;
+    }
+    return RCUPROF_OK;
+}
+
+int rcuprof_cmd_variant(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "base", 1, NULL, 'b' }, { "patch", 1, NULL, 'p' },
+        { "source", 1, NULL, 's' }, { "description", 1, NULL, 'D' },
+        { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
+    };
+    const char *base = NULL, *source = NULL, *desc = NULL, *patches[32];
+    size_t np = 0;
+    char err[1024];
+    json_t *known;
+    int ch, rc;
+
+    if (argc < 2 || strcmp(argv[1], "add") != 0) {
+        rcuprof_err("variant: use 'rcuprof variant add NAME --base V [--patch FILE]...' or '--source DIR'");
+        return RCUPROF_ERR_USAGE;
+    }
+    if (argc < 3 || argv[2][0] == '-') {
+        rcuprof_err("variant add: give the new variant's NAME first");
+        return RCUPROF_ERR_USAGE;
+    }
+    optind = 3;
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'b': base = optarg; break;
+        case 's': source = optarg; break;
+        case 'D': desc = optarg; break;
+        case 'p':
+            if (np == 32) {
+                rcuprof_err("variant add: at most 32 --patch options");
+                return RCUPROF_ERR_USAGE;
+            }
+            patches[np++] = optarg;
+            break;
+        case 'h':
+            printf("usage: rcuprof variant add NAME (--base VARIANT | --source DIR) [--patch FILE]... [--description TEXT]\n");
+            return RCUPROF_OK;
+        default:
+            rcuprof_err("variant add: unknown option or missing value '%s': see 'rcuprof variant add --help'",
+                        argv[optind - 1]);
+            return RCUPROF_ERR_USAGE;
+        }
+    }
+    if (optind < argc) {
+        rcuprof_err("variant add: unexpected argument '%s'", argv[optind]);
+        return RCUPROF_ERR_USAGE;
+    }
+    known = rcuprof_variants_load(err, sizeof(err));
+    if (known == NULL) {
+        rcuprof_err("%s", err);
+        return RCUPROF_ERR_USAGE;
+    }
+    rc = rcuprof_variant_add_to(rcuprof_user_variants_path(), known, argv[2],
+                                base, source, patches, np, desc, err,
+                                sizeof(err));
+    json_decref(known);
+    if (rc != RCUPROF_OK) {
+        rcuprof_err("variant add: %s", err);
+        return rc;
+    }
+    printf("rcuprof: added variant '%s' to %s; build it with 'make demo' (or cmake --build build), then 'rcuprof run --variant %s'\n",
+           argv[2], rcuprof_user_variants_path(), argv[2]);
+    return RCUPROF_OK;
+}

@@ -1,0 +1,308 @@
+/*
+ * rcuprof-stress-<variant>: one measurement, one JSON object on stdout.
+ * Protocol: docs/interfaces.md, "Driver protocol".
+ */
+#define _GNU_SOURCE
+#include "stress.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/crypto.h>
+#include <openssl/opensslv.h>
+
+#define RCUPROF_DRIVER_PROTOCOL 1
+
+void rcuprof_stress_error(const char *code, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    json_t *j;
+    char *s;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    j = json_pack("{s:s, s:s}", "error", code, "message", msg);
+    s = json_dumps(j, JSON_COMPACT);
+    fprintf(stderr, "%s\n", s != NULL ? s : msg);
+    free(s);
+    json_decref(j);
+}
+
+static const struct option long_opts[] = {
+#define RCUPROF_OPT(name, ch, arg, meta, def, help) { name, arg, NULL, ch },
+#include "rcuprof_opts.def"
+#undef RCUPROF_OPT
+    { "version", 0, NULL, 'V' },
+    { "help", 0, NULL, 'h' },
+    { NULL, 0, NULL, 0 }
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: rcuprof-stress-<variant> [options]\n"
+               "One measurement; prints one JSON object (docs/interfaces.md).\n\n");
+#define RCUPROF_OPT(name, ch, arg, meta, def, help) \
+    fprintf(f, "  -%c, --%-12s %-12s %s (default: %s)\n", ch, name, meta, help, \
+            def[0] ? def : "none");
+#include "rcuprof_opts.def"
+#undef RCUPROF_OPT
+    fprintf(f, "  -V, --version              print this driver's build as JSON\n");
+}
+
+/* A whole decimal number in [lo, hi], or -1 with a message. */
+static int parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi,
+                     uint64_t *out)
+{
+    char *end;
+    unsigned long long v;
+
+    errno = 0;
+    if (s[0] == '-' || s[0] == '\0') {
+        rcuprof_stress_error("usage", "--%s '%s': give a whole number from %"
+                             PRIu64 " to %" PRIu64, opt, s, lo, hi);
+        return -1;
+    }
+    v = strtoull(s, &end, 10);
+    if (errno != 0 || *end != '\0' || v < lo || v > hi) {
+        rcuprof_stress_error("usage", "--%s '%s': give a whole number from %"
+                             PRIu64 " to %" PRIu64, opt, s, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
+                                  char **argv)
+{
+    int ch;
+    uint64_t v;
+    const char *defs[128] = { 0 };
+
+#define RCUPROF_OPT(name, chr, arg, meta, def, help) defs[chr] = def;
+#include "rcuprof_opts.def"
+#undef RCUPROF_OPT
+    memset(c, 0, sizeof(*c));
+    c->threads = (unsigned)strtoul(defs['n'], NULL, 10);
+    c->duration_ms = strtoull(defs['d'], NULL, 10);
+    c->warmup_ms = strtoull(defs['w'], NULL, 10);
+    c->ops = strtoull(defs['N'], NULL, 10);
+    snprintf(c->fetch, sizeof(c->fetch), "%s", defs['f']);
+    snprintf(c->propq, sizeof(c->propq), "%s", defs['q']);
+    c->own_libctx = strcmp(defs['l'], "own") == 0;
+
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, "n:d:w:N:f:q:l:Vh", long_opts,
+                             NULL)) != -1) {
+        switch (ch) {
+        case 'n':
+            if (parse_u64("threads", optarg, 1, RCUPROF_MAX_THREADS, &v))
+                return RCUPROF_EXIT_USAGE;
+            c->threads = (unsigned)v;
+            break;
+        case 'd':
+            if (parse_u64("duration-ms", optarg, 1, 3600000, &v))
+                return RCUPROF_EXIT_USAGE;
+            c->duration_ms = v;
+            break;
+        case 'w':
+            if (parse_u64("warmup-ms", optarg, 0, 600000, &v))
+                return RCUPROF_EXIT_USAGE;
+            c->warmup_ms = v;
+            break;
+        case 'N':
+            if (parse_u64("ops", optarg, 0, UINT64_MAX / 2, &v))
+                return RCUPROF_EXIT_USAGE;
+            c->ops = v;
+            break;
+        case 'f':
+            if (strlen(optarg) >= sizeof(c->fetch)) {
+                rcuprof_stress_error("usage", "--fetch is too long: at most %zu characters",
+                                     sizeof(c->fetch) - 1);
+                return RCUPROF_EXIT_USAGE;
+            }
+            snprintf(c->fetch, sizeof(c->fetch), "%s", optarg);
+            break;
+        case 'q':
+            if (strlen(optarg) >= sizeof(c->propq)) {
+                rcuprof_stress_error("usage", "--propq is too long: at most %zu characters",
+                                     sizeof(c->propq) - 1);
+                return RCUPROF_EXIT_USAGE;
+            }
+            snprintf(c->propq, sizeof(c->propq), "%s", optarg);
+            break;
+        case 'l':
+            if (strcmp(optarg, "own") == 0)
+                c->own_libctx = 1;
+            else if (strcmp(optarg, "default") == 0)
+                c->own_libctx = 0;
+            else {
+                rcuprof_stress_error("usage", "--libctx '%s': use own or default",
+                                     optarg);
+                return RCUPROF_EXIT_USAGE;
+            }
+            break;
+        case 'V':
+            printf("%s\n", rcuprof_build_json);
+            exit(0);
+        case 'h':
+            usage(stdout);
+            exit(0);
+        default:
+            if (optopt != 0 && optopt < 128 && strchr("ndwNfql", optopt) != NULL)
+                rcuprof_stress_error("usage", "option -%c needs a value: see --help",
+                                     optopt);
+            else
+                rcuprof_stress_error("usage", "unknown option '%s': see --help",
+                                     argv[optind - 1]);
+            return RCUPROF_EXIT_USAGE;
+        }
+    }
+    if (optind < argc) {
+        rcuprof_stress_error("usage", "unexpected argument '%s': see --help",
+                             argv[optind]);
+        return RCUPROF_EXIT_USAGE;
+    }
+    return 0;
+}
+
+static json_t *run_json(struct rcuprof_run *run, uint64_t *ops_out,
+                        uint64_t *cpu_out)
+{
+    const struct rcuprof_config *c = &run->cfg;
+    uint64_t ops = 0, cpu = 0;
+    double wall = (double)run->wall_ns, nthr = c->threads;
+    unsigned i;
+    json_t *r;
+
+    for (i = 0; i < c->threads; i++) {
+        ops += run->slots[i].ops;
+        cpu += run->slots[i].cpu_ns;
+    }
+    *ops_out = ops;
+    *cpu_out = cpu;
+    r = json_pack("{s:i, s:I, s:I, s:I, s:o, s:I, s:I, s:I, s:I}",
+                  "threads", (int)c->threads,
+                  "duration_ms", (json_int_t)c->duration_ms,
+                  "warmup_ms", (json_int_t)c->warmup_ms,
+                  "ops_per_thread", (json_int_t)c->ops,
+                  "workload", run->workload->describe(run),
+                  "start_unix_ns", (json_int_t)run->start_realtime_ns,
+                  "wall_ns", (json_int_t)run->wall_ns,
+                  "ops", (json_int_t)ops,
+                  "cpu_ns", (json_int_t)cpu);
+    if (ops > 0 && wall > 0) {
+        json_object_set_new(r, "wall_ns_per_op",
+                            json_real(wall * nthr / (double)ops));
+        json_object_set_new(r, "cpu_ns_per_op",
+                            json_real((double)cpu / (double)ops));
+        json_object_set_new(r, "ops_per_s", json_real((double)ops * 1e9 / wall));
+        json_object_set_new(r, "utilisation",
+                            json_real((double)cpu / (wall * nthr)));
+    } else {
+        json_object_set_new(r, "wall_ns_per_op", json_null());
+        json_object_set_new(r, "cpu_ns_per_op", json_null());
+        json_object_set_new(r, "ops_per_s", json_null());
+        json_object_set_new(r, "utilisation", json_null());
+    }
+    return r;
+}
+
+static json_t *threads_json(const struct rcuprof_run *run)
+{
+    json_t *a = json_array();
+    unsigned i;
+
+    for (i = 0; i < run->cfg.threads; i++) {
+        const struct rcuprof_slot *s = &run->slots[i];
+
+        json_array_append_new(a, json_pack(
+            "{s:i, s:i, s:I, s:I, s:I, s:i, s:i}",
+            "id", (int)i, "tid", (int)run->workers[i].tid,
+            "ops", (json_int_t)s->ops, "window_ns", (json_int_t)s->window_ns,
+            "cpu_ns", (json_int_t)s->cpu_ns, "cpu_start", s->cpu_start,
+            "cpu_end", s->cpu_end));
+    }
+    return a;
+}
+
+int main(int argc, char **argv)
+{
+    struct rcuprof_run run;
+    json_t *out, *build, *errors, *members[8] = { 0 };
+    json_error_t jerr;
+    char err[512] = "";
+    uint64_t ops, cpu;
+    unsigned h;
+    int rc;
+
+    memset(&run, 0, sizeof(run));
+    rc = set_defaults_and_parse(&run.cfg, argc, argv);
+    if (rc != 0)
+        return rc;
+    run.workload = &rcuprof_workload_fetch;
+
+    build = json_loads(rcuprof_build_json, 0, &jerr);
+    if (build == NULL) {
+        rcuprof_stress_error("internal", "embedded build info is not JSON: %s",
+                             jerr.text);
+        return RCUPROF_EXIT_SYSTEM;
+    }
+    json_object_set_new(build, "runtime_version",
+                        json_string(OpenSSL_version(OPENSSL_VERSION)));
+    json_object_set_new(build, "driver_protocol",
+                        json_integer(RCUPROF_DRIVER_PROTOCOL));
+
+    rc = run.workload->setup(&run, err, sizeof(err));
+    if (rc != 0) {
+        rcuprof_stress_error(rc == RCUPROF_EXIT_USAGE ? "usage" : "setup",
+                             "%s", err);
+        run.workload->teardown(&run);
+        json_decref(build);
+        return rc;
+    }
+
+    rc = rcuprof_harness_run(&run);
+    if (rc != 0) {
+        rcuprof_stress_error(rc == RCUPROF_EXIT_RUN ? "run" : "system",
+                             "%s", run.error);
+        run.workload->teardown(&run);
+        json_decref(build);
+        return rc;
+    }
+
+    errors = json_array();
+    out = json_pack("{s:s, s:o, s:o, s:o, s:o}",
+                    "schema", "rcuprof-run/1",
+                    "build", build,
+                    "env", rcuprof_env_json(&run),
+                    "run", run_json(&run, &ops, &cpu),
+                    "threads", threads_json(&run));
+    for (h = 0; h < run.nhooks; h++)
+        members[h] = run.hooks[h]->to_json(&run);
+    /* A member no module collected is null, never zeros. */
+    json_object_set_new(out, "probes", json_null());
+    json_object_set_new(out, "counters", json_null());
+    json_object_set_new(out, "samples", json_null());
+    for (h = 0; h < run.nhooks; h++)
+        json_object_set_new(out, run.hooks[h]->member,
+                            members[h] != NULL ? members[h] : json_null());
+    json_object_set_new(out, "errors", errors);
+
+    if (json_dumpf(out, stdout, JSON_COMPACT) != 0 || fputc('\n', stdout) == EOF
+        || fflush(stdout) != 0) {
+        rcuprof_stress_error("system", "cannot write the result to stdout");
+        rc = RCUPROF_EXIT_SYSTEM;
+    }
+    json_decref(out);
+    run.workload->teardown(&run);
+    return rc;
+}

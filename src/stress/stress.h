@@ -1,0 +1,124 @@
+/*
+ * rcuprof stress driver: shared declarations.
+ *
+ * The driver is the instrument.  Its harness (harness.c) keeps itself out of
+ * the measurement: threads are created and pinned, then meet at a start
+ * barrier; every thread warms up, meets a second barrier, and only then does
+ * the timed window open; counts live in locals and are stored once into
+ * 64-byte aligned per-thread slots; no clock is read per op.
+ */
+#ifndef RCUPROF_STRESS_H
+# define RCUPROF_STRESS_H
+
+# include <stdint.h>
+# include <stddef.h>
+# include <pthread.h>
+# include <jansson.h>
+
+# define RCUPROF_MAX_THREADS 1024
+# define RCUPROF_CACHELINE 64
+
+/* Exit codes of the driver (docs/interfaces.md, "Driver protocol"). */
+enum rcuprof_exit {
+    RCUPROF_EXIT_OK = 0,
+    RCUPROF_EXIT_USAGE = 2,     /* bad option or value */
+    RCUPROF_EXIT_SETUP = 3,     /* workload could not be set up */
+    RCUPROF_EXIT_RUN = 4,       /* an op failed during the run */
+    RCUPROF_EXIT_SYSTEM = 5     /* threads, memory, clocks */
+};
+
+struct rcuprof_config {
+    unsigned threads;
+    uint64_t duration_ms;
+    uint64_t warmup_ms;
+    uint64_t ops;               /* per thread; 0 = fixed duration */
+    char fetch[128];            /* TYPE:ALG */
+    char propq[256];
+    int own_libctx;
+};
+
+/*
+ * One worker's results: written by that worker only, once at the end of its
+ * window, and read by the main thread after join.  Aligned and padded to a
+ * cache line so that no two workers ever share one.
+ */
+struct rcuprof_slot {
+    _Alignas(RCUPROF_CACHELINE) uint64_t ops;
+    uint64_t window_ns;         /* this thread's own window, monotonic */
+    uint64_t cpu_ns;            /* thread CPU time inside the window */
+    int cpu_start, cpu_end;     /* sched_getcpu() at window start and end */
+    int failed;
+    char pad[RCUPROF_CACHELINE - 3 * sizeof(uint64_t) - 3 * sizeof(int)];
+};
+
+struct rcuprof_worker {
+    unsigned id;
+    pid_t tid;
+    struct rcuprof_run *run;
+    struct rcuprof_slot *slot;
+    void *workload_state;       /* per-thread state of the workload */
+    void *hook_state[8];        /* one per registered hook module */
+};
+
+/*
+ * Worker hook points (docs/interfaces.md, "Worker hook points"): counters,
+ * the sampler and the probe readout open, start and read here.  Every
+ * callback runs on the worker's own thread; a non-zero return fails the run
+ * with the message the hook put in errbuf.  to_json runs on the main thread
+ * after join and returns the hook's top-level member (or NULL for null).
+ */
+struct rcuprof_hooks {
+    const char *member;         /* top-level JSON member it owns */
+    int (*after_pin)(struct rcuprof_worker *w, char *errbuf, size_t n);
+    int (*before_barrier)(struct rcuprof_worker *w, char *errbuf, size_t n);
+    void (*window_start)(struct rcuprof_worker *w);
+    void (*window_end)(struct rcuprof_worker *w);
+    json_t *(*to_json)(struct rcuprof_run *run);
+};
+
+/* A workload: set up once, then op() in a loop on every worker. */
+struct rcuprof_workload {
+    const char *name;
+    int (*setup)(struct rcuprof_run *run, char *errbuf, size_t n);
+    int (*thread_init)(struct rcuprof_worker *w, char *errbuf, size_t n);
+    /* One op; returns 0, or non-zero on failure (message in errbuf). */
+    int (*op)(struct rcuprof_worker *w, char *errbuf, size_t n);
+    void (*thread_done)(struct rcuprof_worker *w);
+    json_t *(*describe)(struct rcuprof_run *run);
+    void (*teardown)(struct rcuprof_run *run);
+};
+
+struct rcuprof_run {
+    struct rcuprof_config cfg;
+    const struct rcuprof_workload *workload;
+    void *workload_state;
+    const struct rcuprof_hooks *hooks[8];
+    unsigned nhooks;
+
+    struct rcuprof_worker *workers;
+    struct rcuprof_slot *slots;
+
+    /* Harness results. */
+    uint64_t wall_ns;           /* main thread: window open to last close */
+    int64_t start_realtime_ns;
+    char error[512];            /* first failure, if any */
+    unsigned failed_thread;
+};
+
+/* harness.c */
+int rcuprof_harness_run(struct rcuprof_run *run);
+
+/* fetch.c */
+extern const struct rcuprof_workload rcuprof_workload_fetch;
+
+/* env.c */
+json_t *rcuprof_env_json(const struct rcuprof_run *run);
+
+/* Generated per variant from its build.json (cmake/EmbedBuildInfo.cmake). */
+extern const char rcuprof_build_json[];
+
+/* main.c: one JSON error line on stderr. */
+void rcuprof_stress_error(const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#endif
