@@ -48,6 +48,11 @@ recipe=$( {
     done
 } | sha256sum | cut -d' ' -f1)
 
+if [ "${RCUPROF_RECIPE_ONLY:-0}" = 1 ]; then
+    echo "$recipe"
+    exit 0
+fi
+
 if [ -f "$out/build.json" ] && [ "$(cat "$out/.recipe" 2>/dev/null)" = "$recipe" ] \
    && [ -f "$out/tree/libcrypto.a" ]; then
     echo "rcuprof: variant $name is up to date (recipe ${recipe:0:12})"

@@ -34,7 +34,7 @@ find_uri() {
                  for (i = 2; i <= NF; i++) if ($i ~ /^[a-z+]+:\/\//) { print $i; break } }' "$f"
     done
 }
-uri=$(find_uri | grep -E '/debian/?$' | head -n 1 || true)
+uri=${RCUPROF_APT_URI:-$(find_uri | grep -E '/debian/?$' | head -n 1 || true)}
 [ -n "$uri" ] || die "no Debian archive URI in /etc/apt sources: pass -DOPENSSL_SOURCE_DIR=<tree> or -DOPENSSL_SOURCE_TARBALL=<file>"
 
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg

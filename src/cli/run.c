@@ -168,7 +168,10 @@ int rcuprof_cmd_run(int argc, char **argv)
                         r.status, err[0] ? ": " : "", err);
         else
             rcuprof_err("run: %s", err[0] ? err : "the driver failed without a message");
-        rc = r.exited && r.status == 2 ? RCUPROF_ERR_USAGE : RCUPROF_ERR_RUN;
+        /* Driver usage (2) and setup (3) failures come from what the user
+         * asked for (an unknown algorithm, a bad query): bad input. */
+        rc = r.exited && !r.timed_out && (r.status == 2 || r.status == 3)
+             ? RCUPROF_ERR_USAGE : RCUPROF_ERR_RUN;
         rcuprof_driver_result_free(&r);
         return rc;
     }

@@ -55,13 +55,12 @@ static const char *resolved_path(char *buf, size_t n)
  */
 json_t *rcuprof_variants_load(char *err, size_t errlen)
 {
-    char path[PATH_MAX];
+    char buf[PATH_MAX];
     json_error_t je;
     json_t *res, *all = json_object(), *list, *user, *uv, *v;
-    const char *name;
+    const char *name, *path = resolved_path(buf, sizeof(buf));
     size_t i;
 
-    resolved_path(path, sizeof(path));
     res = json_load_file(path, 0, &je);
     if (res == NULL) {
         snprintf(err, errlen,

@@ -32,7 +32,7 @@ struct rcuprof_config {
     uint64_t duration_ms;
     uint64_t warmup_ms;
     uint64_t ops;               /* per thread; 0 = fixed duration */
-    char fetch[128];            /* TYPE:ALG */
+    char fetch[1024];           /* TYPE:ALG[,TYPE:ALG...] */
     char propq[256];
     int own_libctx;
 };

@@ -1,0 +1,41 @@
+# Thin wrapper: everything real is in CMake and cmake/*.sh.
+#   make demo   install missing Debian packages, fetch and build the OpenSSL
+#               variants and rcuprof, run the default comparison
+#   make test   the same set-up, then every test (ctest), then the
+#               ASan+UBSan build of rcuprof's own code and its tests
+#   make deps   only the Debian packages
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+CMAKE_ARGS ?=
+STAGE      := cmake/stage.sh
+
+.PHONY: all deps configure build demo test test-asan clean
+
+all: build
+
+deps:
+	@$(STAGE) deps cmake/install-deps.sh
+
+configure: deps
+	@$(STAGE) configure cmake -S . -B $(BUILD) -G Ninja $(CMAKE_ARGS)
+
+build: configure
+	@$(STAGE) build cmake --build $(BUILD)
+
+demo: build
+	@$(STAGE) demo cmake/demo.sh $(BUILD)
+
+test: build
+	@$(STAGE) ctest ctest --test-dir $(BUILD) --output-on-failure
+	@$(MAKE) --no-print-directory test-asan
+
+# rcuprof's own code under AddressSanitizer and UBSan: the CLI, the analysis
+# and probe libraries and their unit tests (OpenSSL variants are not rebuilt).
+test-asan: deps
+	@$(STAGE) asan-configure cmake -S . -B $(ASAN_BUILD) -G Ninja \
+	    -DRCUPROF_BUILD_VARIANTS=OFF -DRCUPROF_SANITIZE=address,undefined $(CMAKE_ARGS)
+	@$(STAGE) asan-build cmake --build $(ASAN_BUILD)
+	@$(STAGE) asan-ctest ctest --test-dir $(ASAN_BUILD) --output-on-failure
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,31 @@
+# Test helpers for every folder.  Every test runs under ctest.  Unit tests use cmocka; integration tests are
+# shell scripts driving the real binaries.  A test that cannot run here says
+# SKIPPED with the reason (exit 77 -> ctest "Skipped"), never passes silently.
+
+# rcuprof_unit_test(NAME SOURCES a.c [b.c...] LIBS lib... [LABELS l...])
+function(rcuprof_unit_test name)
+  cmake_parse_arguments(T "" "" "SOURCES;LIBS;LABELS" ${ARGN})
+  add_executable(${name} ${T_SOURCES})
+  target_link_libraries(${name} PRIVATE ${T_LIBS} PkgConfig::CMOCKA)
+  add_test(NAME ${name} COMMAND ${name})
+  set_tests_properties(${name} PROPERTIES LABELS "unit;${T_LABELS}" SKIP_RETURN_CODE 77)
+endfunction()
+
+# rcuprof_script_test(NAME SCRIPT [LABELS l...] [NEEDS_VARIANTS])
+function(rcuprof_script_test name script)
+  cmake_parse_arguments(T "NEEDS_VARIANTS" "TIMEOUT" "LABELS" ${ARGN})
+  if(T_NEEDS_VARIANTS AND NOT RCUPROF_BUILT_VARIANTS)
+    return()
+  endif()
+  add_test(NAME ${name}
+           COMMAND bash "${CMAKE_CURRENT_SOURCE_DIR}/${script}")
+  string(REPLACE ";" "," built "${RCUPROF_BUILT_VARIANTS}")
+  set(timeout 600)
+  if(T_TIMEOUT)
+    set(timeout ${T_TIMEOUT})
+  endif()
+  set_tests_properties(${name} PROPERTIES
+    LABELS "integration;${T_LABELS}" SKIP_RETURN_CODE 77 TIMEOUT ${timeout}
+    ENVIRONMENT "RCUPROF_SRC=${CMAKE_SOURCE_DIR};RCUPROF_BUILD=${CMAKE_BINARY_DIR};RCUPROF_BINDIR=${CMAKE_BINARY_DIR}/bin;RCUPROF_VARIANTS_BUILT=${built}")
+endfunction()
+

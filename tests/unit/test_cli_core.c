@@ -1,0 +1,210 @@
+/*
+ * CLI core: atomic writes, variant definitions (rcuprof variant add), and
+ * the driver runner (exit codes, signals, timeouts, output capture).
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "cli.h"
+
+static char tmpdir[256];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof(tmpdir), "/tmp/rcuprof-unit-XXXXXX");
+    return mkdtemp(tmpdir) == NULL;
+}
+
+static int teardown(void **state)
+{
+    char cmd[300];
+
+    (void)state;
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+    return system(cmd) != 0;
+}
+
+static int count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+
+    while (d != NULL && (e = readdir(d)) != NULL)
+        if (e->d_name[0] != '.')
+            n++;
+    if (d != NULL)
+        closedir(d);
+    return n;
+}
+
+static void test_write_atomic(void **state)
+{
+    char path[300], sub[300], buf[64] = "";
+    FILE *f;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/out.json", tmpdir);
+    assert_int_equal(rcuprof_write_atomic(path, "{\"a\":1}\n", 8), 0);
+    f = fopen(path, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(buf, sizeof(buf), f));
+    fclose(f);
+    assert_string_equal(buf, "{\"a\":1}\n");
+    assert_int_equal(count_entries(tmpdir), 1);   /* no temp file left */
+
+    /* Overwrite replaces whole. */
+    assert_int_equal(rcuprof_write_atomic(path, "x", 1), 0);
+    f = fopen(path, "r");
+    assert_non_null(fgets(buf, sizeof(buf), f));
+    fclose(f);
+    assert_string_equal(buf, "x");
+
+    /* A folder that does not exist: error, nothing written. */
+    snprintf(sub, sizeof(sub), "%s/missing/out.json", tmpdir);
+    assert_int_not_equal(rcuprof_write_atomic(sub, "x", 1), 0);
+    assert_int_equal(count_entries(tmpdir), 1);
+    unlink(path);
+}
+
+struct add_row {
+    int line;
+    const char *name, *base, *source;
+    const char *patch;          /* NULL, or "@good" for a real file */
+    int rc;
+    const char *err_has;
+};
+
+static void test_variant_add(void **state)
+{
+    static const struct add_row rows[] = {
+        { __LINE__, "mine", "stock", NULL, "@good", RCUPROF_OK, NULL },
+        { __LINE__, "mine", "stock", NULL, NULL, RCUPROF_ERR_USAGE, "already exists" },
+        { __LINE__, "Bad Name", "stock", NULL, NULL, RCUPROF_ERR_USAGE, "not allowed" },
+        { __LINE__, "-x", "stock", NULL, NULL, RCUPROF_ERR_USAGE, "not allowed" },
+        { __LINE__, "other", "nope", NULL, NULL, RCUPROF_ERR_USAGE, "does not exist" },
+        { __LINE__, "other", NULL, NULL, NULL, RCUPROF_ERR_USAGE, "--base" },
+        { __LINE__, "other", "stock", NULL, "/nonexistent.patch", RCUPROF_ERR_USAGE, "not a readable file" },
+        { __LINE__, "other", NULL, "/nonexistent-dir", NULL, RCUPROF_ERR_USAGE, "not a folder" },
+        { __LINE__, "other", NULL, "/tmp", NULL, RCUPROF_ERR_USAGE, "VERSION.dat" },
+    };
+    char path[300], patch[300], err[512];
+    json_t *known = json_pack("{s:{}, s:{}}", "stock", "rcu-sync");
+    json_t *doc, *v;
+    FILE *f;
+    size_t i;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/variants.local.json", tmpdir);
+    snprintf(patch, sizeof(patch), "%s/x.patch", tmpdir);
+    f = fopen(patch, "w");
+    fputs("--- a/x\n+++ b/x\n", f);
+    fclose(f);
+
+    for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        const char *p[1];
+        int rc;
+
+        p[0] = rows[i].patch != NULL && strcmp(rows[i].patch, "@good") == 0
+               ? patch : rows[i].patch;
+        err[0] = '\0';
+        rc = rcuprof_variant_add_to(path, known, rows[i].name, rows[i].base,
+                                    rows[i].source, p,
+                                    rows[i].patch != NULL ? 1 : 0, "d",
+                                    err, sizeof(err));
+        print_message("line %d: rc %d %s\n", rows[i].line, rc, err);
+        assert_int_equal(rc, rows[i].rc);
+        if (rows[i].err_has != NULL)
+            assert_non_null(strstr(err, rows[i].err_has));
+        if (rc == RCUPROF_OK) {
+            /* What the build will read back. */
+            doc = json_load_file(path, 0, NULL);
+            assert_non_null(doc);
+            v = json_object_get(json_object_get(doc, "variants"), rows[i].name);
+            assert_non_null(v);
+            assert_string_equal(json_string_value(json_object_get(v, "base")),
+                                rows[i].base);
+            assert_int_equal(json_array_size(json_object_get(v, "patches")), 1);
+            assert_true(json_string_value(json_array_get(
+                json_object_get(v, "patches"), 0))[0] == '/');
+            json_decref(doc);
+            json_object_set_new(known, rows[i].name, json_object());
+        }
+    }
+
+    /* A corrupt user file is refused, not overwritten. */
+    f = fopen(path, "w");
+    fputs("{ not json", f);
+    fclose(f);
+    assert_int_equal(rcuprof_variant_add_to(path, known, "third", "stock",
+                                            NULL, NULL, 0, NULL, err,
+                                            sizeof(err)), RCUPROF_ERR_USAGE);
+    assert_non_null(strstr(err, "corrupt"));
+    f = fopen(path, "r");
+    assert_non_null(fgets(err, sizeof(err), f));
+    fclose(f);
+    assert_string_equal(err, "{ not json");
+    json_decref(known);
+}
+
+static void test_driver_spawn(void **state)
+{
+    struct rcuprof_driver_result r;
+    char msg[256];
+    char *ok[] = { "sh", "-c",
+                   "echo '{\"x\":1}'; echo '{\"error\":\"setup\",\"message\":\"no such alg\"}' >&2; exit 3",
+                   NULL };
+    char *crash[] = { "sh", "-c", "kill -SEGV $$", NULL };
+    char *hang[] = { "sh", "-c", "sleep 30", NULL };
+
+    (void)state;
+    assert_int_equal(rcuprof_driver_spawn("/bin/sh", ok, 10, &r), 0);
+    assert_true(r.exited);
+    assert_int_equal(r.status, 3);
+    assert_false(r.timed_out);
+    assert_string_equal(r.out, "{\"x\":1}\n");
+    rcuprof_driver_error_message(&r, msg, sizeof(msg));
+    assert_string_equal(msg, "no such alg");
+    rcuprof_driver_result_free(&r);
+
+    assert_int_equal(rcuprof_driver_spawn("/bin/sh", crash, 10, &r), 0);
+    assert_false(r.exited);
+    assert_int_equal(r.status, 11);
+    rcuprof_driver_result_free(&r);
+
+    assert_int_equal(rcuprof_driver_spawn("/bin/sh", hang, 0.3, &r), 0);
+    assert_true(r.timed_out);
+    assert_false(r.exited);
+    assert_true(r.seconds < 10.0);
+    rcuprof_driver_result_free(&r);
+
+    /* A program that cannot be executed is reported like a failing driver. */
+    assert_int_equal(rcuprof_driver_spawn("/nonexistent", hang, 5, &r), 0);
+    assert_true(r.exited);
+    assert_int_equal(r.status, 127);
+    rcuprof_driver_error_message(&r, msg, sizeof(msg));
+    assert_non_null(strstr(msg, "cannot execute"));
+    rcuprof_driver_result_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_write_atomic),
+        cmocka_unit_test(test_variant_add),
+        cmocka_unit_test(test_driver_spawn),
+    };
+
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
