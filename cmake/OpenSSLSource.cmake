@@ -30,8 +30,10 @@ set(RCUPROF_CACHE_DIR "${_rcuprof_cache_default}" CACHE PATH
     "Cache shared by every clone: downloaded sources, unpacked trees, ccache")
 
 function(_rcuprof_fail msg)
-  # One line, naming the cause and what to do.
-  message(FATAL_ERROR "rcuprof: ${msg}")
+  # One unwrapped line naming the cause and what to do (CMake wraps the
+  # text of FATAL_ERROR, so the line itself goes out as a NOTICE).
+  message(NOTICE "rcuprof: ${msg}")
+  message(FATAL_ERROR "rcuprof: configuration stopped (see the rcuprof: line above)")
 endfunction()
 
 # Unpack ARCHIVE into ${RCUPROF_CACHE_DIR}/src/<sha>, atomically: into a temp
@@ -167,10 +169,10 @@ function(rcuprof_resolve_openssl_source)
       OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc
       OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_STRIP_TRAILING_WHITESPACE)
     if(err)
-      message(STATUS "${err}")
+      message(NOTICE "${err}")
     endif()
     if(NOT rc EQUAL 0)
-      message(FATAL_ERROR "rcuprof: fetching the OpenSSL source failed (${rc}; see the line above): pass -DOPENSSL_SOURCE_DIR=<tree> to build without the network")
+      _rcuprof_fail("fetching the OpenSSL source failed (${rc}; see the line above): pass -DOPENSSL_SOURCE_DIR=<tree> to build without the network")
     endif()
     string(REGEX MATCH "version=([^\n]*)" _ "${out}")
     set(debver "${CMAKE_MATCH_1}")

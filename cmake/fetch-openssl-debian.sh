@@ -63,10 +63,13 @@ mkdir -p "$apt_dir/cache"
 # Refresh the index at most once an hour; a pinned version already
 # downloaded needs no network at all.
 stamp="$apt_dir/lists/.rcuprof-updated"
+have_index() { ls "$apt_dir/lists/"*_source_Sources* >/dev/null 2>&1; }
 if [ -z "$(find "$stamp" -mmin -60 2>/dev/null)" ]; then
-    if ! apt-get "${apt_opts[@]}" -qq update >"$apt_dir/update.log" 2>&1; then
-        if ! ls "$apt_dir/lists/"*Sources* >/dev/null 2>&1; then
-            die "cannot reach the Debian archive at $uri ($(grep -m1 -E '^(E|W):' "$apt_dir/update.log" || echo 'see '"$apt_dir/update.log")): check the network, or pass -DOPENSSL_SOURCE_DIR=<tree>"
+    # apt-get update exits 0 on fetch failures (warnings): judge by the log.
+    apt-get "${apt_opts[@]}" -qq update >"$apt_dir/update.log" 2>&1 || true
+    if grep -qE '^(E|W): (Failed to fetch|Some index files failed)' "$apt_dir/update.log" || ! have_index; then
+        if ! have_index; then
+            die "cannot reach the Debian archive at $uri ($(grep -m1 -E '^(E|W):' "$apt_dir/update.log" | cut -c1-160 || echo 'no index')): check the network, or pass -DOPENSSL_SOURCE_DIR=<tree>"
         fi
         echo "rcuprof: warning: archive unreachable, using the cached index" >&2
     else
@@ -74,7 +77,7 @@ if [ -z "$(find "$stamp" -mmin -60 2>/dev/null)" ]; then
     fi
 fi
 
-versions=$(apt-cache "${apt_opts[@]}" showsrc openssl 2>/dev/null \
+versions=$( { apt-cache "${apt_opts[@]}" showsrc openssl 2>/dev/null || true; } \
            | awk '$1=="Package:" {p=$2} $1=="Version:" && p=="openssl" {print $2}' | sort -u)
 newest=""
 for v in $versions; do
@@ -117,9 +120,14 @@ fetch_one() {   # version -> sets $tarball, or returns 1 with $why set
 
 want=""
 for v in $candidates; do
+    marker="$cache/downloads/.unavailable-$v"
+    if [ -z "$pin" ] && [ -n "$(find "$marker" -mmin -60 2>/dev/null)" ]; then
+        continue    # known unserved within the hour: said so already
+    fi
     if fetch_one "$v"; then want=$v; break; fi
     [ -n "$pin" ] && die "download of openssl $v failed ($why): check the network, or pass -DOPENSSL_SOURCE_DIR=<tree>"
-    echo "rcuprof: warning: openssl $v is listed but could not be downloaded ($why); trying an older 3.5.x" >&2
+    echo "rcuprof: warning: openssl $v is listed but could not be downloaded ($why); using an older 3.5.x" >&2
+    touch "$marker"
 done
 [ -n "$want" ] || die "no openssl $series.x source package could be downloaded from $uri: check the network, or pass -DOPENSSL_SOURCE_DIR=<tree>"
 sha=$(sha256sum "$tarball" | cut -d' ' -f1)

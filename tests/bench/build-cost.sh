@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Build-cost benchmark (prints figures; not a test).  From an EMPTY ccache:
+#   1. one variant from scratch, then every defined variant from scratch
+#      (another empty cache): the ratio should stay at or under 1.5;
+#   2. a second build of everything: OpenSSL compiler calls (should be 0);
+#   3. one patch edited: which variants rebuild (only those using it);
+#   4. one variant's Configure options changed: which variants rebuild.
+# usage: tests/bench/build-cost.sh [ONE_VARIANT]   (default: stock-pristine)
+set -euo pipefail
+src=$(cd "$(dirname "$0")/../.." && pwd)
+one=${1:-stock-pristine}
+work=$(mktemp -d /tmp/rcuprof-buildcost.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+secs() { awk "BEGIN{printf \"%.1f\", $2 - $1}"; }
+now() { date +%s.%N; }
+calls() { CCACHE_DIR=$1 ccache --print-stats 2>/dev/null | awk -F'\t' '$1=="direct_cache_hit"||$1=="preprocessed_cache_hit"||$1=="cache_miss"{s+=$2} END{print s+0}'; }
+
+cp "$src/patches/variants.json" "$work/variants.json"
+echo "rcuprof build cost, $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)"
+
+export CCACHE_DIR="$work/cc1"
+cmake -S "$src" -B "$work/b1" -G Ninja -DRCUPROF_VARIANTS="$one" -DRCUPROF_USER_VARIANTS="$work/none.json" >/dev/null
+t0=$(now); cmake --build "$work/b1" --target "openssl-$one" >"$work/b1.log" 2>&1; t1=$(now)
+t_one=$(secs "$t0" "$t1")
+echo "one variant ($one), empty ccache:         ${t_one} s"
+
+export CCACHE_DIR="$work/cc2"
+cmake -S "$src" -B "$work/b2" -G Ninja -DRCUPROF_USER_VARIANTS="$work/none.json" >/dev/null
+all=$(grep -o 'variants to build: .*' "$work/b2/CMakeCache.txt" 2>/dev/null || true)
+t0=$(now); cmake --build "$work/b2" >"$work/b2.log" 2>&1; t1=$(now)
+t_all=$(secs "$t0" "$t1")
+n=$(grep -c "rcuprof: variant .* built" "$work/b2.log" || true)
+echo "all $n variants, empty ccache:              ${t_all} s   ratio $(awk "BEGIN{printf \"%.2f\", $t_all / $t_one}") (target <= 1.5)"
+
+c0=$(calls "$CCACHE_DIR")
+t0=$(now); cmake --build "$work/b2" >"$work/b3.log" 2>&1; t1=$(now)
+c1=$(calls "$CCACHE_DIR")
+echo "second build: $(secs "$t0" "$t1") s, OpenSSL compiler calls: $((c1 - c0)), variants rebuilt: $(grep -c 'building variant' "$work/b3.log" || true)"
+
+# Edit one patch of a patched variant (a copy of the tree, so the clone
+# stays clean): find the first patch file used by any variant.
+patch=$(awk -F'\t' '$1=="patch"{print $2; exit}' "$work"/b2/variants/*/spec || true)
+if [ -n "$patch" ]; then
+    users=$(grep -l -F "$patch" "$work"/b2/variants/*/spec | xargs -n1 dirname | xargs -n1 basename | tr '\n' ' ')
+    cp "$patch" "$work/patch.bak"
+    printf '\n' >> "$patch"
+    cmake --build "$work/b2" >"$work/b4.log" 2>&1 || true
+    cp "$work/patch.bak" "$patch"
+    echo "edited $(basename "$patch") (used by: $users): rebuilt $(grep -o 'building variant [^ ]*' "$work/b4.log" | awk '{print $3}' | tr '\n' ' ')"
+else
+    echo "edited patch: no variant has patches yet, nothing to show"
+fi
+
+# Change one variant's Configure options through a user variant file.
+printf '{"variants": {"%s-noasm": {"base": "%s", "configure": ["no-asm"]}}}\n' "$one" "$one" > "$work/uv.json"
+cmake -S "$src" -B "$work/b2" -DRCUPROF_USER_VARIANTS="$work/uv.json" >/dev/null
+cmake --build "$work/b2" >"$work/b5.log" 2>&1 || true
+echo "added Configure option no-asm to a copy of $one: rebuilt $(grep -o 'building variant [^ ]*' "$work/b5.log" | awk '{print $3}' | tr '\n' ' ')"

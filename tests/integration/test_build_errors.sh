@@ -1,0 +1,84 @@
+# Bad build input: each fails with one line naming the cause and what to do,
+# non-zero, and leaves no variant looking complete.  Configure-only (no
+# OpenSSL compile), except the failing patch, which stops before Configure.
+. "$(dirname "$0")/lib.sh"
+SRC=$RCUPROF_SRC
+
+# expect_cmake_error SUBSTRING ARGS...: cmake configure must fail with an
+# "rcuprof: " line containing SUBSTRING.
+expect_cmake_error() {
+    local want=$1 b="$TMP/b$RANDOM"
+    shift
+    if cmake -S "$SRC" -B "$b" -G Ninja "$@" >"$TMP/log" 2>&1; then
+        fail "cmake $* succeeded"
+    elif ! grep -q "rcuprof: .*$want" "$TMP/log"; then
+        fail "cmake $*: no 'rcuprof: ...$want' line: $(grep -m3 -E 'rcuprof|Error' "$TMP/log")"
+    else
+        pass "cmake $* -> $(grep -m1 -o "rcuprof: .*" "$TMP/log")"
+    fi
+    rm -rf "$b"
+}
+
+expect_cmake_error "does not exist" -DOPENSSL_SOURCE_DIR=/nonexistent/openssl
+mkdir -p "$TMP/old" && printf 'MAJOR=3\nMINOR=2\nPATCH=1\n' > "$TMP/old/VERSION.dat"
+expect_cmake_error "no internal RCU" -DOPENSSL_SOURCE_DIR="$TMP/old"
+mkdir -p "$TMP/notssl"
+expect_cmake_error "no VERSION.dat" -DOPENSSL_SOURCE_DIR="$TMP/notssl"
+echo "not a tarball" > "$TMP/x.tar.gz"
+expect_cmake_error "needs -DOPENSSL_SOURCE_SHA256" -DOPENSSL_SOURCE_TARBALL="$TMP/x.tar.gz"
+expect_cmake_error "has SHA-256" -DOPENSSL_SOURCE_TARBALL="$TMP/x.tar.gz" \
+    -DOPENSSL_SOURCE_SHA256=0000000000000000000000000000000000000000000000000000000000000000
+expect_cmake_error "does not exist" -DOPENSSL_SOURCE_TARBALL="$TMP/none.tar.gz" -DOPENSSL_SOURCE_SHA256=00
+expect_cmake_error "unknown variant 'nope'" -DRCUPROF_VARIANTS=nope
+echo '{"variants": {"x": {"base": "nope"}}}' > "$TMP/uv1.json"
+expect_cmake_error "base 'nope', which is not defined" -DRCUPROF_USER_VARIANTS="$TMP/uv1.json"
+echo '{"variants": {"x": ' > "$TMP/uv2.json"
+expect_cmake_error "is not valid" -DRCUPROF_USER_VARIANTS="$TMP/uv2.json"
+echo '{"variants": {"y": {"base": "stock", "patches": ["/nonexistent/p.patch"]}}}' > "$TMP/uv3.json"
+expect_cmake_error "does not exist" -DRCUPROF_USER_VARIANTS="$TMP/uv3.json"
+
+# The Debian path: a pin that is not in the suite names the newest, and an
+# archive that cannot be reached says so.  Both use the fetch script alone.
+fetch="$SRC/cmake/fetch-openssl-debian.sh"
+cache=${RCUPROF_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rcuprof}
+if "$fetch" "$cache" "3.5.0-0~nonexistent" >/dev/null 2>"$TMP/err"; then
+    fail "a missing pin was accepted"
+elif grep -q "is no longer in Debian trixie (newest 3.5.x there: 3.5" "$TMP/err"; then
+    pass "missing pin names the newest: $(cat "$TMP/err")"
+elif grep -q "cannot reach" "$TMP/err"; then
+    echo "SKIPPED (pin check): the Debian archive is unreachable from here: $(cat "$TMP/err")"
+else
+    fail "missing pin: $(cat "$TMP/err")"
+fi
+if RCUPROF_APT_URI=http://127.0.0.1:9/debian "$fetch" "$TMP/emptycache" >/dev/null 2>"$TMP/err"; then
+    fail "an unreachable archive was accepted"
+else
+    [ "$(grep -c . "$TMP/err")" -eq 1 ] && grep -q "^rcuprof: cannot reach the Debian archive" "$TMP/err" \
+        && pass "unreachable archive: $(cat "$TMP/err")" || fail "unreachable archive: $(cat "$TMP/err")"
+fi
+
+# A patch that does not apply: the build fails naming the patch, the file
+# and the hunk, and the variant is not left looking complete.
+cat > "$TMP/bad.patch" <<'P'
+--- a/crypto/property/property.c
++++ b/crypto/property/property.c
+@@ -1,3 +1,3 @@
+-this line is not in property.c
++nor is this one
+ neither is this
+ or this
+P
+printf '{"variants": {"badpatch": {"base": "stock", "patches": ["%s"]}}}\n' "$TMP/bad.patch" > "$TMP/uv4.json"
+b="$TMP/bp"
+if ! cmake -S "$SRC" -B "$b" -G Ninja -DRCUPROF_USER_VARIANTS="$TMP/uv4.json" -DRCUPROF_VARIANTS=badpatch >"$TMP/log" 2>&1; then
+    fail "configure with a bad patch variant: $(tail -3 "$TMP/log")"
+elif cmake --build "$b" --target openssl-badpatch >"$TMP/log" 2>&1; then
+    fail "a patch that does not apply was built"
+elif grep -q "rcuprof: variant badpatch: patch bad.patch does not apply to crypto/property/property.c (Hunk #1 FAILED" "$TMP/log"; then
+    pass "bad patch: $(grep -o 'rcuprof: variant badpatch.*' "$TMP/log")"
+    [ -e "$b/variants/badpatch/build.json" ] && fail "failed variant has build.json" || pass "failed variant not marked complete"
+else
+    fail "bad patch message: $(grep -m3 rcuprof "$TMP/log")"
+fi
+rm -rf "$b"
+finish
