@@ -70,7 +70,7 @@ int rcuprof_cmd_run(int argc, char **argv)
 
     optind = 1;
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, "n:d:w:N:f:q:l:v:T:jo:th", opts,
+    while ((ch = getopt_long(argc, argv, "n:d:w:N:f:q:l:p:v:T:jo:th", opts,
                              NULL)) != -1) {
         const char *lname = NULL;
         size_t k;

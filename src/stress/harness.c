@@ -16,6 +16,7 @@
  */
 #define _GNU_SOURCE
 #include "stress.h"
+#include "rcuprof_placement.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -92,7 +93,9 @@ static void *worker_main(void *arg)
     unsigned h;
 
     w->tid = (pid_t)syscall(SYS_gettid);
-    /* Placement comes with the planner; the hook point is already here. */
+    if (run->plan != NULL
+        && rcuprof_placement_pin_thread(run->plan, w->id, err, sizeof(err)) != 0)
+        ok = 0;
     for (h = 0; h < run->nhooks && ok; h++)
         if (run->hooks[h]->after_pin != NULL
             && run->hooks[h]->after_pin(w, err, sizeof(err)) != 0)

@@ -17,6 +17,8 @@
 #include <openssl/crypto.h>
 #include <openssl/opensslv.h>
 
+#include "rcuprof_placement.h"
+
 #define RCUPROF_DRIVER_PROTOCOL 1
 
 void rcuprof_stress_error(const char *code, const char *fmt, ...)
@@ -98,9 +100,10 @@ static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
     snprintf(c->fetch, sizeof(c->fetch), "%s", defs['f']);
     snprintf(c->propq, sizeof(c->propq), "%s", defs['q']);
     c->own_libctx = strcmp(defs['l'], "own") == 0;
+    snprintf(c->pin, sizeof(c->pin), "%s", defs['p']);
 
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, "n:d:w:N:f:q:l:Vh", long_opts,
+    while ((ch = getopt_long(argc, argv, "n:d:w:N:f:q:l:p:Vh", long_opts,
                              NULL)) != -1) {
         switch (ch) {
         case 'n':
@@ -150,6 +153,14 @@ static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
                 return RCUPROF_EXIT_USAGE;
             }
             break;
+        case 'p':
+            if (strlen(optarg) >= sizeof(c->pin)) {
+                rcuprof_stress_error("usage", "--pin is too long: at most %zu characters",
+                                     sizeof(c->pin) - 1);
+                return RCUPROF_EXIT_USAGE;
+            }
+            snprintf(c->pin, sizeof(c->pin), "%s", optarg);
+            break;
         case 'V':
             printf("%s\n", rcuprof_build_json);
             exit(0);
@@ -157,7 +168,7 @@ static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
             usage(stdout);
             exit(0);
         default:
-            if (optopt != 0 && optopt < 128 && strchr("ndwNfql", optopt) != NULL)
+            if (optopt != 0 && optopt < 128 && strchr("ndwNfqlp", optopt) != NULL)
                 rcuprof_stress_error("usage", "option -%c needs a value: see --help",
                                      optopt);
             else
@@ -169,6 +180,33 @@ static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
     if (optind < argc) {
         rcuprof_stress_error("usage", "unexpected argument '%s': see --help",
                              argv[optind]);
+        return RCUPROF_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* The placement plan for --pin, from this machine's topology (hwloc). */
+static int make_plan(struct rcuprof_run *run, hwloc_topology_t *topo,
+                     hwloc_bitmap_t *allowed,
+                     struct rcuprof_placement_plan **plan)
+{
+    char err[512];
+    int rc;
+
+    rc = rcuprof_placement_topology_load(RCUPROF_PLACEMENT_SRC_SYSTEM, NULL,
+                                         topo, err, sizeof(err));
+    if (rc == 0)
+        rc = rcuprof_placement_allowed_get(allowed, err, sizeof(err));
+    if (rc == 0)
+        rc = rcuprof_placement_plan_from_string(*topo, *allowed, run->cfg.pin,
+                                                run->cfg.threads, plan, err,
+                                                sizeof(err));
+    if (rc == RCUPROF_PLACEMENT_ERR_SYSTEM) {
+        rcuprof_stress_error("system", "placement: %s", err);
+        return RCUPROF_EXIT_SYSTEM;
+    }
+    if (rc != 0) {
+        rcuprof_stress_error("usage", "--pin %s: %s", run->cfg.pin, err);
         return RCUPROF_EXIT_USAGE;
     }
     return 0;
@@ -237,7 +275,10 @@ static json_t *threads_json(const struct rcuprof_run *run)
 int main(int argc, char **argv)
 {
     struct rcuprof_run run;
-    json_t *out, *build, *errors, *members[8] = { 0 };
+    json_t *out, *build, *errors, *members[8] = { 0 }, *rj;
+    hwloc_topology_t topo = NULL;
+    hwloc_bitmap_t allowed = NULL;
+    struct rcuprof_placement_plan *plan = NULL;
     json_error_t jerr;
     char err[512] = "";
     uint64_t ops, cpu;
@@ -260,6 +301,13 @@ int main(int argc, char **argv)
                         json_string(OpenSSL_version(OPENSSL_VERSION)));
     json_object_set_new(build, "driver_protocol",
                         json_integer(RCUPROF_DRIVER_PROTOCOL));
+
+    rc = make_plan(&run, &topo, &allowed, &plan);
+    if (rc != 0) {
+        json_decref(build);
+        return rc;
+    }
+    run.plan = plan;
 
     rc = run.workload->setup(&run, err, sizeof(err));
     if (rc != 0) {
@@ -284,8 +332,9 @@ int main(int argc, char **argv)
                     "schema", "rcuprof-run/1",
                     "build", build,
                     "env", rcuprof_env_json(&run),
-                    "run", run_json(&run, &ops, &cpu),
+                    "run", rj = run_json(&run, &ops, &cpu),
                     "threads", threads_json(&run));
+    json_object_set_new(rj, "placement", rcuprof_placement_plan_to_json(plan));
     for (h = 0; h < run.nhooks; h++)
         members[h] = run.hooks[h]->to_json(&run);
     /* A member no module collected is null, never zeros. */
@@ -304,5 +353,8 @@ int main(int argc, char **argv)
     }
     json_decref(out);
     run.workload->teardown(&run);
+    rcuprof_placement_plan_free(plan);
+    hwloc_bitmap_free(allowed);
+    hwloc_topology_destroy(topo);
     return rc;
 }

@@ -35,6 +35,7 @@ struct rcuprof_config {
     char fetch[1024];           /* TYPE:ALG[,TYPE:ALG...] */
     char propq[256];
     int own_libctx;
+    char pin[256];              /* placement policy (src/placement) */
 };
 
 /*
@@ -88,12 +89,15 @@ struct rcuprof_workload {
     void (*teardown)(struct rcuprof_run *run);
 };
 
+struct rcuprof_placement_plan;
+
 struct rcuprof_run {
     struct rcuprof_config cfg;
     const struct rcuprof_workload *workload;
     void *workload_state;
     const struct rcuprof_hooks *hooks[8];
     unsigned nhooks;
+    const struct rcuprof_placement_plan *plan;  /* read-only, shared */
 
     struct rcuprof_worker *workers;
     struct rcuprof_slot *slots;

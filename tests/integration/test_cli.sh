@@ -31,6 +31,13 @@ ls "$TMP" | grep -q '\.tmp\.' && fail "temp file left behind" || pass "no temp f
   | python3 -c "import json,sys; d=json.load(sys.stdin); it=d['run']['workload']['items']; assert len(it)==10 and all(i['provider']=='default' for i in it), it" \
   && pass "10 fetch types resolve from the default provider" || fail "fetch types"
 
+# Placement: pinned threads run where the plan says.
+"$RCUPROF" run --variant "$V" -n 2 -d 100 -w 10 --pin cpus:0,0 --json \
+  | python3 -c "import json,sys; d=json.load(sys.stdin); p=d['run']['placement']; assert p['cpus']==[0,0] and p['oversubscribed'], p; assert all(t['cpu_start']==0 and t['cpu_end']==0 for t in d['threads']), d['threads']" \
+  && pass "--pin cpus:0,0 keeps both threads on CPU 0" || fail "--pin cpus:0,0"
+"$RCUPROF" run --variant "$V" -n 1 -d 50 -w 10 --json | python3 -c "import json,sys; d=json.load(sys.stdin); assert d['run']['placement']['kind']=='none'" \
+  && pass "unpinned by default" || fail "default placement"
+
 # Bad input: one line, exit 2, nothing on stdout.
 expect_error 2 "unknown command" "$RCUPROF" frobnicate
 expect_error 2 "--variant is required" "$RCUPROF" run --threads 1
@@ -43,6 +50,8 @@ expect_error 2 "cannot fetch MD NOPE" "$RCUPROF" run --variant "$V" --fetch MD:N
 expect_error 2 "unknown fetch type 'FOO'" "$RCUPROF" run --variant "$V" --fetch FOO:BAR -d 10
 expect_error 2 "not TYPE:ALG" "$RCUPROF" run --variant "$V" --fetch SHA256 -d 10
 expect_error 2 "--libctx" "$RCUPROF" run --variant "$V" --libctx shared -d 10
+expect_error 2 "--pin cpus:4096" "$RCUPROF" run --variant "$V" --pin cpus:4096 -d 10
+expect_error 2 "--pin diagonal" "$RCUPROF" run --variant "$V" --pin diagonal -d 10
 expect_error 2 "--timeout" "$RCUPROF" run --variant "$V" --timeout 0
 expect_error 3 "cannot write" "$RCUPROF" run --variant "$V" -d 10 -w 1 --output "$TMP/missing/r.json"
 [ -e "$TMP/missing" ] && fail "half-written output" || pass "no output after a failed write"
