@@ -99,6 +99,7 @@ int rcuprof_cmd_run(int argc, char **argv)
             printf("  --%-12s %-12s %s\n", "json", "", "print the result JSON instead of the summary");
             printf("  --%-12s %-12s %s\n", "output", "FILE", "also write the result JSON to FILE, atomically");
             printf("  -t %-23s %s\n", "", "print one number: microseconds per op (wall), as perftools does");
+            printf("  --%-12s %-12s %s\n", "help", "", "this list");
             return RCUPROF_OK;
         case '?':
             rcuprof_err("run: unknown option or missing value '%s': see 'rcuprof run --help'",
