@@ -72,6 +72,7 @@ struct fetch_state {
 /* Per-thread: where in the cycle this worker is. */
 struct fetch_thread {
     unsigned next;
+    uint64_t inject;            /* fail the op after this many (tests) */
 };
 
 static const struct fetch_type *find_type(const char *name)
@@ -189,6 +190,10 @@ static int fetch_thread_init(struct rcuprof_worker *w, char *err, size_t n)
     }
     /* Start threads at different points of the cycle. */
     t->next = w->id % st->nitems;
+    /* Fault injection for the failure-path test (docs/interfaces.md):
+     * worker 0's Nth fetch behaves as if it returned NULL. */
+    if (w->id == 0 && getenv("RCUPROF_INJECT_FETCH_FAILURE") != NULL)
+        t->inject = strtoull(getenv("RCUPROF_INJECT_FETCH_FAILURE"), NULL, 10);
     w->workload_state = t;
     return 0;
 }
@@ -200,6 +205,10 @@ static int fetch_op(struct rcuprof_worker *w, char *err, size_t n)
     const struct fetch_item *it = &st->items[t->next];
     void *obj = it->type->fetch(st->ctx, it->alg, st->propq);
 
+    if (t->inject != 0 && --t->inject == 0) {
+        it->type->free(obj);
+        obj = NULL;
+    }
     if (obj == NULL) {
         snprintf(err, n, "fetch of %s %s failed during the run",
                  it->type->name, it->alg);
@@ -246,7 +255,31 @@ static void fetch_teardown(struct rcuprof_run *run)
     run->workload_state = NULL;
 }
 
+OSSL_LIB_CTX *rcuprof_fetch_libctx(const struct rcuprof_run *run)
+{
+    const struct fetch_state *st = run->workload_state;
+
+    return st != NULL ? st->ctx : NULL;
+}
+
+int rcuprof_fetch_with_query(const struct rcuprof_run *run, const char *propq,
+                             char *err, size_t n)
+{
+    const struct fetch_state *st = run->workload_state;
+    const struct fetch_item *it = &st->items[0];
+    void *obj = it->type->fetch(st->ctx, it->alg, propq);
+
+    if (obj == NULL) {
+        snprintf(err, n, "churn fetch of %s %s with query %s failed",
+                 it->type->name, it->alg, propq);
+        return -1;
+    }
+    it->type->free(obj);
+    return 0;
+}
+
 const struct rcuprof_workload rcuprof_workload_fetch = {
-    "fetch", fetch_setup, fetch_thread_init, fetch_op, fetch_thread_done,
-    fetch_describe, fetch_teardown
+    .name = "fetch", .setup = fetch_setup, .thread_init = fetch_thread_init,
+    .op = fetch_op, .batch_ops = 1, .thread_done = fetch_thread_done,
+    .describe = fetch_describe, .teardown = fetch_teardown
 };

@@ -8,11 +8,14 @@
  *           (oversubscription) does not start cold inside the window.
  *   WINDOW  workers count ops in a local; the deadline is the main
  *           thread's, taken after the barrier, so no worker reads a clock
- *           per op.
+ *           per op (the stop word is checked once per batch of ops).
  *   DRAIN   a worker that closed its window keeps running ops, uncounted,
  *           until every worker has closed its own: the load stays on until
  *           the last window ends.
  *   DONE    workers leave.
+ *
+ * --compat perftools replaces all of this with the peer harness's
+ * artefacts, on purpose, so each one's effect can be measured.
  */
 #define _GNU_SOURCE
 #include "stress.h"
@@ -27,12 +30,13 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 
 #define RCUPROF_WARM_OPS 64
 
 enum phase { PH_WARMUP, PH_WINDOW, PH_DRAIN, PH_DONE };
 
-/* Read by every worker on every op: alone on its line, written 3 times. */
+/* Read by every worker once per batch: alone on its line, written 3 times. */
 static struct {
     _Alignas(RCUPROF_CACHELINE) _Atomic int phase;
 } g_phase;
@@ -45,6 +49,18 @@ static struct {
 } g_sync;
 
 static pthread_barrier_t g_start;
+
+/* Per-worker window edges, read by the main thread after join. */
+struct window_times {
+    uint64_t start_ns, end_ns;
+};
+static struct window_times *g_times;
+
+/* --compat perftools: the peer's shared state, unpadded on purpose. */
+static struct {
+    size_t *counts;             /* counts[id]++ on every op */
+    struct timeval deadline;    /* set before the threads start */
+} g_compat;
 
 static uint64_t now_ns(clockid_t c)
 {
@@ -63,6 +79,12 @@ static void sleep_ns(uint64_t ns)
         ;
 }
 
+int rcuprof_harness_stopping(void)
+{
+    return atomic_load_explicit(&g_phase.phase, memory_order_relaxed)
+           == PH_DONE;
+}
+
 static void fail_run(struct rcuprof_worker *w, const char *msg)
 {
     int expected = 0;
@@ -75,11 +97,30 @@ static void fail_run(struct rcuprof_worker *w, const char *msg)
     atomic_store(&g_phase.phase, PH_DONE);
 }
 
-/* Per-worker window bookkeeping the main thread reads after join. */
-struct window_times {
-    uint64_t start_ns, end_ns;
-};
-static struct window_times *g_times;
+/* n ops, batched if the workload can; 0 or -1 (failure reported). */
+static int do_ops(struct rcuprof_worker *w, uint64_t n, char *err, size_t len)
+{
+    const struct rcuprof_workload *wl = w->run->workload;
+    uint64_t i;
+
+    if (wl->batch != NULL) {
+        if (wl->batch(w, n, err, len) == 0)
+            return 0;
+    } else {
+        for (i = 0; i < n; i++)
+            if (wl->op(w, err, len) != 0)
+                goto failed;
+        return 0;
+    }
+ failed:
+    fail_run(w, err);
+    return -1;
+}
+
+static int in_phase(int ph)
+{
+    return atomic_load_explicit(&g_phase.phase, memory_order_relaxed) == ph;
+}
 
 static void *worker_main(void *arg)
 {
@@ -88,7 +129,9 @@ static void *worker_main(void *arg)
     const struct rcuprof_workload *wl = run->workload;
     char err[512] = "";
     uint64_t ops = 0, warm = 0, target = run->cfg.ops;
+    uint64_t b = wl->batch_ops != 0 ? wl->batch_ops : 1;
     uint64_t t0, t1, c0, c1;
+    struct rcuprof_sched_sample s0, s1;
     int cpu0, cpu1, ok = 1;
     unsigned h;
 
@@ -109,21 +152,22 @@ static void *worker_main(void *arg)
     if (!ok)
         fail_run(w, err);
 
+    w->slot->arrive_ns = now_ns(CLOCK_MONOTONIC);
     pthread_barrier_wait(&g_start);
+    w->slot->first_op_ns = now_ns(CLOCK_MONOTONIC);
 
-    while (atomic_load_explicit(&g_phase.phase, memory_order_relaxed)
-           == PH_WARMUP) {
-        if (wl->op(w, err, sizeof(err)) != 0) {
-            fail_run(w, err);
+    while (in_phase(PH_WARMUP)) {
+        if (do_ops(w, b, err, sizeof(err)) != 0)
             break;
-        }
-        if (++warm == RCUPROF_WARM_OPS)
+        warm += b;
+        if (warm >= RCUPROF_WARM_OPS && warm - b < RCUPROF_WARM_OPS)
             atomic_fetch_add(&g_sync.warm, 1);
     }
     if (warm < RCUPROF_WARM_OPS)
         atomic_fetch_add(&g_sync.warm, 1);  /* count once, even if cut short */
 
-    if (atomic_load(&g_phase.phase) == PH_WINDOW) {
+    if (in_phase(PH_WINDOW)) {
+        rcuprof_sched_sample_self(&s0);
         for (h = 0; h < run->nhooks; h++)
             if (run->hooks[h]->window_start != NULL)
                 run->hooks[h]->window_start(w);
@@ -132,20 +176,17 @@ static void *worker_main(void *arg)
         t0 = now_ns(CLOCK_MONOTONIC);
         if (target != 0) {
             while (ops < target) {
-                if (wl->op(w, err, sizeof(err)) != 0) {
-                    fail_run(w, err);
+                uint64_t k = target - ops < b ? target - ops : b;
+
+                if (do_ops(w, k, err, sizeof(err)) != 0)
                     break;
-                }
-                ops++;
+                ops += k;
             }
         } else {
-            while (atomic_load_explicit(&g_phase.phase, memory_order_relaxed)
-                   == PH_WINDOW) {
-                if (wl->op(w, err, sizeof(err)) != 0) {
-                    fail_run(w, err);
+            while (in_phase(PH_WINDOW)) {
+                if (do_ops(w, b, err, sizeof(err)) != 0)
                     break;
-                }
-                ops++;
+                ops += b;
             }
         }
         t1 = now_ns(CLOCK_MONOTONIC);
@@ -154,6 +195,7 @@ static void *worker_main(void *arg)
         for (h = 0; h < run->nhooks; h++)
             if (run->hooks[h]->window_end != NULL)
                 run->hooks[h]->window_end(w);
+        rcuprof_sched_sample_self(&s1);
 
         /* The one store of this worker's results. */
         w->slot->ops = ops;
@@ -161,17 +203,83 @@ static void *worker_main(void *arg)
         w->slot->cpu_ns = c1 - c0;
         w->slot->cpu_start = cpu0;
         w->slot->cpu_end = cpu1;
+#define DELTA(f) (s0.f >= 0 && s1.f >= 0 ? s1.f - s0.f : -1)
+        w->slot->vcsw = DELTA(vcsw);
+        w->slot->ivcsw = DELTA(ivcsw);
+        w->slot->migrations = DELTA(migrations);
+        w->slot->runq_ns = DELTA(runq_ns);
+#undef DELTA
         g_times[w->id].start_ns = t0;
         g_times[w->id].end_ns = t1;
     }
     atomic_fetch_add(&g_sync.closed, 1);
 
     /* Keep the load on until every window has closed. */
-    while (atomic_load_explicit(&g_phase.phase, memory_order_relaxed)
-           < PH_DONE) {
-        if (wl->op(w, err, sizeof(err)) != 0)
+    while (!in_phase(PH_DONE))
+        if (do_ops(w, b, err, sizeof(err)) != 0)
             break;
+    if (wl->thread_done != NULL)
+        wl->thread_done(w);
+    return NULL;
+}
+
+/*
+ * The perftools evp_fetch harness, reproduced: no barrier (threads start
+ * as they are created), a deadline fixed before the first thread starts, a
+ * gettimeofday per op, and counts[id]++ in one unpadded array.
+ */
+static void *worker_compat(void *arg)
+{
+    struct rcuprof_worker *w = arg;
+    struct rcuprof_run *run = w->run;
+    const struct rcuprof_workload *wl = run->workload;
+    char err[512] = "";
+    struct timeval now;
+    uint64_t c0, c1, t0;
+    int ok = 1;
+    unsigned h;
+
+    w->tid = (pid_t)syscall(SYS_gettid);
+    if (run->plan != NULL
+        && rcuprof_placement_pin_thread(run->plan, w->id, err, sizeof(err)) != 0)
+        ok = 0;
+    for (h = 0; h < run->nhooks && ok; h++)
+        if (run->hooks[h]->after_pin != NULL
+            && run->hooks[h]->after_pin(w, err, sizeof(err)) != 0)
+            ok = 0;
+    if (ok && wl->thread_init != NULL && wl->thread_init(w, err, sizeof(err)))
+        ok = 0;
+    if (!ok) {
+        fail_run(w, err);
+        return NULL;
     }
+    for (h = 0; h < run->nhooks; h++)
+        if (run->hooks[h]->window_start != NULL)
+            run->hooks[h]->window_start(w);
+    w->slot->cpu_start = sched_getcpu();
+    c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+    t0 = now_ns(CLOCK_MONOTONIC);
+    w->slot->first_op_ns = t0;      /* no barrier: arrive_ns stays 0 */
+    do {
+        if (wl->op(w, err, sizeof(err)) != 0) {
+            fail_run(w, err);
+            break;
+        }
+        g_compat.counts[w->id]++;
+        gettimeofday(&now, NULL);
+    } while (timercmp(&now, &g_compat.deadline, <));
+    c1 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+    g_times[w->id].start_ns = t0;
+    g_times[w->id].end_ns = now_ns(CLOCK_MONOTONIC);
+    for (h = 0; h < run->nhooks; h++)
+        if (run->hooks[h]->window_end != NULL)
+            run->hooks[h]->window_end(w);
+    w->slot->ops = g_compat.counts[w->id];
+    w->slot->window_ns = g_times[w->id].end_ns - t0;
+    w->slot->cpu_ns = c1 - c0;
+    w->slot->cpu_end = sched_getcpu();
+    w->slot->vcsw = w->slot->ivcsw = w->slot->migrations = -1;
+    w->slot->runq_ns = -1;
     if (wl->thread_done != NULL)
         wl->thread_done(w);
     return NULL;
@@ -186,42 +294,54 @@ static void wait_until(_Atomic unsigned *ctr, unsigned n)
 int rcuprof_harness_run(struct rcuprof_run *run)
 {
     unsigned n = run->cfg.threads, i, started = 0;
+    int compat = run->cfg.compat_perftools;
     pthread_t *tids;
     pthread_attr_t attr;
     struct timespec rt;
     uint64_t first = UINT64_MAX, last = 0, t;
-    int rc = 0;
 
     run->slots = aligned_alloc(RCUPROF_CACHELINE,
                                sizeof(*run->slots) * (size_t)n);
     run->workers = calloc(n, sizeof(*run->workers));
     g_times = calloc(n, sizeof(*g_times));
     tids = calloc(n, sizeof(*tids));
+    g_compat.counts = calloc(n, sizeof(size_t));    /* unpadded on purpose */
     if (run->slots == NULL || run->workers == NULL || g_times == NULL
-        || tids == NULL) {
+        || tids == NULL || g_compat.counts == NULL) {
         snprintf(run->error, sizeof(run->error), "out of memory for %u threads", n);
         return RCUPROF_EXIT_SYSTEM;
     }
     memset(run->slots, 0, sizeof(*run->slots) * (size_t)n);
     atomic_store(&g_phase.phase, PH_WARMUP);
-    if (pthread_barrier_init(&g_start, NULL, n + 1) != 0) {
+    if (!compat && pthread_barrier_init(&g_start, NULL, n + 1) != 0) {
         snprintf(run->error, sizeof(run->error), "pthread_barrier_init failed");
         return RCUPROF_EXIT_SYSTEM;
     }
+    if (compat) {
+        struct timeval now, dur = { (time_t)(run->cfg.duration_ms / 1000),
+                                    (suseconds_t)(run->cfg.duration_ms % 1000) * 1000 };
+
+        gettimeofday(&now, NULL);
+        timeradd(&now, &dur, &g_compat.deadline);
+    }
+    clock_gettime(CLOCK_REALTIME, &rt);
+    run->start_realtime_ns = (int64_t)rt.tv_sec * 1000000000ll + rt.tv_nsec;
+
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, 1 << 20);
     for (i = 0; i < n; i++) {
         run->workers[i].id = i;
         run->workers[i].run = run;
         run->workers[i].slot = &run->slots[i];
-        if (pthread_create(&tids[i], &attr, worker_main, &run->workers[i]) != 0)
+        if (pthread_create(&tids[i], &attr, compat ? worker_compat : worker_main,
+                           &run->workers[i]) != 0)
             break;
         started++;
     }
     pthread_attr_destroy(&attr);
     if (started < n) {
         /* Threads already waiting at the barrier cannot be released
-         * portably: report and leave; the process exits. */
+         * portably: report; the process exits. */
         snprintf(run->error, sizeof(run->error),
                  "could only create %u of %u threads: lower --threads or raise the limits (ulimit -u)",
                  started, n);
@@ -229,27 +349,35 @@ int rcuprof_harness_run(struct rcuprof_run *run)
         return RCUPROF_EXIT_SYSTEM;
     }
 
-    pthread_barrier_wait(&g_start);
-    clock_gettime(CLOCK_REALTIME, &rt);
-    run->start_realtime_ns = (int64_t)rt.tv_sec * 1000000000ll + rt.tv_nsec;
+    if (!compat) {
+        pthread_barrier_wait(&g_start);
+        sleep_ns(run->cfg.warmup_ms * 1000000ull);
+        wait_until(&g_sync.warm, n);
+        if (atomic_load(&g_phase.phase) == PH_WARMUP) {
+            rcuprof_churn_window(run, 1);
+            atomic_store(&g_phase.phase, PH_WINDOW);
+            if (run->cfg.ops == 0) {
+                int expected = PH_WINDOW;
 
-    sleep_ns(run->cfg.warmup_ms * 1000000ull);
-    wait_until(&g_sync.warm, n);
-    if (atomic_load(&g_phase.phase) == PH_WARMUP) {
-        atomic_store(&g_phase.phase, PH_WINDOW);
-        if (run->cfg.ops == 0) {
-            sleep_ns(run->cfg.duration_ms * 1000000ull);
-            int expected = PH_WINDOW;
-
-            atomic_compare_exchange_strong(&g_phase.phase, &expected, PH_DRAIN);
+                sleep_ns(run->cfg.duration_ms * 1000000ull);
+                atomic_compare_exchange_strong(&g_phase.phase, &expected,
+                                               PH_DRAIN);
+            }
+            wait_until(&g_sync.closed, n);
+            rcuprof_churn_window(run, 0);
         }
-        wait_until(&g_sync.closed, n);
+        atomic_store(&g_phase.phase, PH_DONE);
+    } else {
+        rcuprof_churn_window(run, 1);
     }
-    atomic_store(&g_phase.phase, PH_DONE);
     for (i = 0; i < n; i++)
         pthread_join(tids[i], NULL);
+    if (compat)
+        rcuprof_churn_window(run, 0);
+    atomic_store(&g_phase.phase, PH_DONE);
     free(tids);
-    pthread_barrier_destroy(&g_start);
+    if (!compat)
+        pthread_barrier_destroy(&g_start);
 
     if (atomic_load(&g_sync.failed))
         return RCUPROF_EXIT_RUN;
@@ -261,5 +389,28 @@ int rcuprof_harness_run(struct rcuprof_run *run)
             last = g_times[i].end_ns;
     }
     run->wall_ns = last > first ? last - first : 0;
-    return rc;
+    return 0;
+}
+
+json_t *rcuprof_harness_json(const struct rcuprof_run *run)
+{
+    int aligned = 1;
+    unsigned i;
+
+    for (i = 0; i < run->cfg.threads; i++)
+        if ((uintptr_t)&run->slots[i] % RCUPROF_CACHELINE != 0)
+            aligned = 0;
+    if (run->cfg.compat_perftools)
+        return json_pack("{s:s, s:b, s:b, s:b, s:b, s:i, s:b}",
+                         "mode", "perftools", "start_barrier", 0,
+                         "warmup", 0, "deadline_after_barrier", 0,
+                         "clock_per_op", 1, "count_stride_bytes",
+                         (int)sizeof(size_t), "counts_padded", 0);
+    return json_pack("{s:s, s:b, s:b, s:b, s:b, s:i, s:b, s:i, s:i}",
+                     "mode", "rcuprof", "start_barrier", 1, "warmup", 1,
+                     "deadline_after_barrier", 1, "clock_per_op", 0,
+                     "count_stride_bytes", (int)sizeof(struct rcuprof_slot),
+                     "counts_padded", aligned, "batch_ops",
+                     (int)(run->workload->batch_ops ? run->workload->batch_ops : 1),
+                     "warm_ops", RCUPROF_WARM_OPS);
 }

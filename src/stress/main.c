@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <openssl/crypto.h>
 #include <openssl/opensslv.h>
@@ -101,9 +102,17 @@ static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
     snprintf(c->propq, sizeof(c->propq), "%s", defs['q']);
     c->own_libctx = strcmp(defs['l'], "own") == 0;
     snprintf(c->pin, sizeof(c->pin), "%s", defs['p']);
+    snprintf(c->workload, sizeof(c->workload), "%s", defs['W']);
+    c->isolated = strcmp(defs['m'], "isolated") == 0;
+    c->updates = (unsigned)strtoul(defs['u'], NULL, 10);
+    c->writers = (unsigned)strtoul(defs['r'], NULL, 10);
+    c->write_rate = strtoull(defs['R'], NULL, 10);
+    snprintf(c->churn, sizeof(c->churn), "%s", defs['c']);
+    c->compat_perftools = strcmp(defs['C'], "perftools") == 0;
+    c->rtt = strcmp(defs['x'], "on") == 0;
 
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, "n:d:w:N:f:q:l:p:Vh", long_opts,
+    while ((ch = getopt_long(argc, argv, "n:d:w:N:f:q:l:p:W:m:u:r:R:c:C:x:Vh", long_opts,
                              NULL)) != -1) {
         switch (ch) {
         case 'n':
@@ -161,6 +170,59 @@ static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
             }
             snprintf(c->pin, sizeof(c->pin), "%s", optarg);
             break;
+        case 'W':
+            if (rcuprof_workload_find(optarg) == NULL) {
+                rcuprof_stress_error("usage", "--workload '%s': use one of %s",
+                                     optarg, rcuprof_workload_names());
+                return RCUPROF_EXIT_USAGE;
+            }
+            snprintf(c->workload, sizeof(c->workload), "%s", optarg);
+            break;
+        case 'm':
+            if (strcmp(optarg, "shared") != 0 && strcmp(optarg, "isolated") != 0) {
+                rcuprof_stress_error("usage", "--mode '%s': use shared or isolated",
+                                     optarg);
+                return RCUPROF_EXIT_USAGE;
+            }
+            c->isolated = strcmp(optarg, "isolated") == 0;
+            break;
+        case 'u':
+            if (parse_u64("updates", optarg, 1, 1000000, &v))
+                return RCUPROF_EXIT_USAGE;
+            c->updates = (unsigned)v;
+            break;
+        case 'r':
+            if (parse_u64("writers", optarg, 0, 64, &v))
+                return RCUPROF_EXIT_USAGE;
+            c->writers = (unsigned)v;
+            break;
+        case 'R':
+            if (parse_u64("write-rate", optarg, 0, 100000000, &v))
+                return RCUPROF_EXIT_USAGE;
+            c->write_rate = v;
+            break;
+        case 'c':
+            if (strlen(optarg) >= sizeof(c->churn) || optarg[0] == '\0') {
+                rcuprof_stress_error("usage", "--churn: give a list such as query,provider,flush");
+                return RCUPROF_EXIT_USAGE;
+            }
+            snprintf(c->churn, sizeof(c->churn), "%s", optarg);
+            break;
+        case 'C':
+            if (strcmp(optarg, "none") != 0 && strcmp(optarg, "perftools") != 0) {
+                rcuprof_stress_error("usage", "--compat '%s': use none or perftools",
+                                     optarg);
+                return RCUPROF_EXIT_USAGE;
+            }
+            c->compat_perftools = strcmp(optarg, "perftools") == 0;
+            break;
+        case 'x':
+            if (strcmp(optarg, "on") != 0 && strcmp(optarg, "off") != 0) {
+                rcuprof_stress_error("usage", "--rtt '%s': use on or off", optarg);
+                return RCUPROF_EXIT_USAGE;
+            }
+            c->rtt = strcmp(optarg, "on") == 0;
+            break;
         case 'V':
             printf("%s\n", rcuprof_build_json);
             exit(0);
@@ -168,7 +230,7 @@ static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
             usage(stdout);
             exit(0);
         default:
-            if (optopt != 0 && optopt < 128 && strchr("ndwNfqlp", optopt) != NULL)
+            if (optopt != 0 && optopt < 128 && strchr("ndwNfqlpWmurRcCx", optopt) != NULL)
                 rcuprof_stress_error("usage", "option -%c needs a value: see --help",
                                      optopt);
             else
@@ -183,6 +245,12 @@ static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
         return RCUPROF_EXIT_USAGE;
     }
     return 0;
+}
+
+static void workload_teardown(struct rcuprof_run *run)
+{
+    if (run->workload->teardown != NULL)
+        run->workload->teardown(run);
 }
 
 /* The placement plan for --pin, from this machine's topology (hwloc). */
@@ -210,6 +278,66 @@ static int make_plan(struct rcuprof_run *run, hwloc_topology_t *topo,
         return RCUPROF_EXIT_USAGE;
     }
     return 0;
+}
+
+/*
+ * Two CPUs to time a line between: the first two distinct CPUs of the plan,
+ * else the first two allowed.  Fewer than two: none (-1).
+ */
+static void pick_rtt_cpus(const struct rcuprof_run *run,
+                          const struct rcuprof_placement_plan *plan,
+                          hwloc_const_bitmap_t allowed, int out[2])
+{
+    unsigned i;
+    int k = 0, c;
+
+    out[0] = out[1] = -1;
+    for (i = 0; plan != NULL && i < plan->nthreads && k < 2; i++) {
+        c = plan->threads[i].cpu;
+        if (c >= 0 && (k == 0 || c != out[0]))
+            out[k++] = c;
+    }
+    if (k == 2)
+        return;
+    out[0] = out[1] = -1;
+    k = 0;
+    hwloc_bitmap_foreach_begin(c, allowed)
+        if (k < 2)
+            out[k++] = c;
+    hwloc_bitmap_foreach_end();
+    if (k < 2)
+        out[0] = out[1] = -1;
+}
+
+/* Totals over workers; a figure any worker could not read is null. */
+static json_t *sched_json(const struct rcuprof_run *run, uint64_t ops)
+{
+    static const char *const names[4] = { "vcsw", "ivcsw", "migrations",
+                                           "runq_ns" };
+    json_t *j = json_object();
+    unsigned i, k;
+
+    for (k = 0; k < 4; k++) {
+        int64_t tot = 0;
+        int known = 1;
+        char key[48];
+
+        for (i = 0; i < run->cfg.threads; i++) {
+            const struct rcuprof_slot *s = &run->slots[i];
+            int64_t v = k == 0 ? s->vcsw : k == 1 ? s->ivcsw
+                        : k == 2 ? s->migrations : s->runq_ns;
+
+            if (v < 0)
+                known = 0;
+            tot += v;
+        }
+        json_object_set_new(j, names[k], known ? json_integer(tot) : json_null());
+        snprintf(key, sizeof(key), "%s_per_kop", names[k]);
+        json_object_set_new(j, key, known && ops > 0
+                            ? json_real((double)tot * 1000.0 / (double)ops)
+                            : json_null());
+    }
+    return j;
 }
 
 static json_t *run_json(struct rcuprof_run *run, uint64_t *ops_out,
@@ -257,17 +385,38 @@ static json_t *run_json(struct rcuprof_run *run, uint64_t *ops_out,
 static json_t *threads_json(const struct rcuprof_run *run)
 {
     json_t *a = json_array();
+    uint64_t origin = UINT64_MAX;
     unsigned i;
+
+    for (i = 0; i < run->cfg.threads; i++) {
+        if (run->slots[i].arrive_ns != 0 && run->slots[i].arrive_ns < origin)
+            origin = run->slots[i].arrive_ns;
+        if (run->slots[i].first_op_ns != 0 && run->slots[i].first_op_ns < origin)
+            origin = run->slots[i].first_op_ns;
+    }
 
     for (i = 0; i < run->cfg.threads; i++) {
         const struct rcuprof_slot *s = &run->slots[i];
 
-        json_array_append_new(a, json_pack(
+        json_t *t = json_pack(
             "{s:i, s:i, s:I, s:I, s:I, s:i, s:i}",
             "id", (int)i, "tid", (int)run->workers[i].tid,
             "ops", (json_int_t)s->ops, "window_ns", (json_int_t)s->window_ns,
             "cpu_ns", (json_int_t)s->cpu_ns, "cpu_start", s->cpu_start,
-            "cpu_end", s->cpu_end));
+            "cpu_end", s->cpu_end);
+
+#define OPT_INT(k, v) json_object_set_new(t, k, (v) >= 0 ? json_integer(v) : json_null())
+        OPT_INT("vcsw", s->vcsw);
+        OPT_INT("ivcsw", s->ivcsw);
+        OPT_INT("migrations", s->migrations);
+        OPT_INT("runq_ns", s->runq_ns);
+#undef OPT_INT
+        /* Relative to the earliest window start: negative = before it. */
+        json_object_set_new(t, "barrier_arrive_ns", s->arrive_ns != 0
+            ? json_integer((json_int_t)(s->arrive_ns - origin)) : json_null());
+        json_object_set_new(t, "first_op_ns", s->first_op_ns != 0
+            ? json_integer((json_int_t)(s->first_op_ns - origin)) : json_null());
+        json_array_append_new(a, t);
     }
     return a;
 }
@@ -279,6 +428,9 @@ int main(int argc, char **argv)
     hwloc_topology_t topo = NULL;
     hwloc_bitmap_t allowed = NULL;
     struct rcuprof_placement_plan *plan = NULL;
+    int rtt_cpu[2] = { -1, -1 };
+    double rtt[2] = { -1, -1 };
+    int64_t steal0, steal1;
     json_error_t jerr;
     char err[512] = "";
     uint64_t ops, cpu;
@@ -289,7 +441,18 @@ int main(int argc, char **argv)
     rc = set_defaults_and_parse(&run.cfg, argc, argv);
     if (rc != 0)
         return rc;
-    run.workload = &rcuprof_workload_fetch;
+    run.workload = rcuprof_workload_find(run.cfg.workload);
+    if (run.workload->fixed_threads != 0
+        && run.cfg.threads != run.workload->fixed_threads) {
+        rcuprof_stress_error("usage", "--workload %s runs at exactly %u threads: pass --threads %u",
+                             run.workload->name, run.workload->fixed_threads,
+                             run.workload->fixed_threads);
+        return RCUPROF_EXIT_USAGE;
+    }
+    if (run.cfg.compat_perftools && run.cfg.ops != 0) {
+        rcuprof_stress_error("usage", "--compat perftools runs for --duration-ms, as perftools does: drop --ops");
+        return RCUPROF_EXIT_USAGE;
+    }
 
     build = json_loads(rcuprof_build_json, 0, &jerr);
     if (build == NULL) {
@@ -309,20 +472,40 @@ int main(int argc, char **argv)
     }
     run.plan = plan;
 
-    rc = run.workload->setup(&run, err, sizeof(err));
+    rc = run.workload->setup != NULL
+         ? run.workload->setup(&run, err, sizeof(err)) : 0;
     if (rc != 0) {
         rcuprof_stress_error(rc == RCUPROF_EXIT_USAGE ? "usage" : "setup",
                              "%s", err);
-        run.workload->teardown(&run);
+        workload_teardown(&run);
         json_decref(build);
         return rc;
     }
 
+    rc = rcuprof_churn_start(&run, err, sizeof(err));
+    if (rc != 0) {
+        rcuprof_stress_error(rc == RCUPROF_EXIT_USAGE ? "usage" : "system",
+                             "%s", err);
+        rcuprof_churn_stop(&run);
+        workload_teardown(&run);
+        json_decref(build);
+        return rc;
+    }
+    pick_rtt_cpus(&run, plan, allowed, rtt_cpu);
+    if (run.cfg.rtt && rtt_cpu[1] >= 0)
+        rtt[0] = rcuprof_line_rtt_ns(rtt_cpu[0], rtt_cpu[1], 20000);
+    steal0 = rcuprof_steal_ticks();
+
     rc = rcuprof_harness_run(&run);
+
+    steal1 = rcuprof_steal_ticks();
+    rcuprof_churn_stop(&run);
+    if (rc == 0 && run.cfg.rtt && rtt_cpu[1] >= 0)
+        rtt[1] = rcuprof_line_rtt_ns(rtt_cpu[0], rtt_cpu[1], 20000);
     if (rc != 0) {
         rcuprof_stress_error(rc == RCUPROF_EXIT_RUN ? "run" : "system",
                              "%s", run.error);
-        run.workload->teardown(&run);
+        workload_teardown(&run);
         json_decref(build);
         return rc;
     }
@@ -335,6 +518,16 @@ int main(int argc, char **argv)
                     "run", rj = run_json(&run, &ops, &cpu),
                     "threads", threads_json(&run));
     json_object_set_new(rj, "placement", rcuprof_placement_plan_to_json(plan));
+    json_object_set_new(rj, "harness", rcuprof_harness_json(&run));
+    json_object_set_new(rj, "churn", rcuprof_churn_json(&run));
+    json_object_set_new(rj, "line_rtt", rtt_cpu[1] < 0 || !run.cfg.rtt ? json_null()
+        : json_pack("{s:[i,i], s:o, s:o}", "cpus", rtt_cpu[0], rtt_cpu[1],
+                    "before_ns", rtt[0] >= 0 ? json_real(rtt[0]) : json_null(),
+                    "after_ns", rtt[1] >= 0 ? json_real(rtt[1]) : json_null()));
+    json_object_set_new(rj, "steal_ms", steal0 >= 0 && steal1 >= steal0
+        ? json_real((double)(steal1 - steal0) * 1000.0 / (double)sysconf(_SC_CLK_TCK))
+        : json_null());
+    json_object_set_new(rj, "sched", sched_json(&run, ops));
     for (h = 0; h < run.nhooks; h++)
         members[h] = run.hooks[h]->to_json(&run);
     /* A member no module collected is null, never zeros. */
@@ -352,7 +545,7 @@ int main(int argc, char **argv)
         rc = RCUPROF_EXIT_SYSTEM;
     }
     json_decref(out);
-    run.workload->teardown(&run);
+    workload_teardown(&run);
     rcuprof_placement_plan_free(plan);
     hwloc_bitmap_free(allowed);
     hwloc_topology_destroy(topo);

@@ -36,6 +36,14 @@ struct rcuprof_config {
     char propq[256];
     int own_libctx;
     char pin[256];              /* placement policy (src/placement) */
+    char workload[32];
+    int isolated;               /* mac/cipher: --mode isolated */
+    unsigned updates;           /* mac/cipher: updates per op */
+    unsigned writers;           /* churn threads */
+    uint64_t write_rate;        /* writes/s over all writers, 0 = unpaced */
+    char churn[128];            /* query,provider,flush */
+    int compat_perftools;
+    int rtt;
 };
 
 /*
@@ -44,12 +52,19 @@ struct rcuprof_config {
  * cache line so that no two workers ever share one.
  */
 struct rcuprof_slot {
+    /* The alignment rounds sizeof up to a whole number of lines. */
     _Alignas(RCUPROF_CACHELINE) uint64_t ops;
     uint64_t window_ns;         /* this thread's own window, monotonic */
     uint64_t cpu_ns;            /* thread CPU time inside the window */
     int cpu_start, cpu_end;     /* sched_getcpu() at window start and end */
     int failed;
-    char pad[RCUPROF_CACHELINE - 3 * sizeof(uint64_t) - 3 * sizeof(int)];
+    /* Scheduler view of the window (deltas; -1 where not available). */
+    int64_t vcsw, ivcsw;        /* voluntary, involuntary switches */
+    int64_t migrations;         /* se.nr_migrations (/proc/thread-self/sched) */
+    int64_t runq_ns;            /* time runnable but waiting (schedstat) */
+    /* Barrier check: when this worker reached the start barrier, and when
+     * it began its first op (CLOCK_MONOTONIC; 0 = not recorded). */
+    uint64_t arrive_ns, first_op_ns;
 };
 
 struct rcuprof_worker {
@@ -84,6 +99,14 @@ struct rcuprof_workload {
     int (*thread_init)(struct rcuprof_worker *w, char *errbuf, size_t n);
     /* One op; returns 0, or non-zero on failure (message in errbuf). */
     int (*op)(struct rcuprof_worker *w, char *errbuf, size_t n);
+    /*
+     * Optional: n ops in a tight loop (the harness checks its stop flag
+     * between batches).  For ops of a few ns, where an indirect call per op
+     * would be the measurement.  Returns 0 or non-zero on failure.
+     */
+    int (*batch)(struct rcuprof_worker *w, uint64_t n, char *errbuf, size_t len);
+    unsigned batch_ops;         /* ops per batch call (1 if no batch) */
+    unsigned fixed_threads;     /* 0, or the only thread count it runs at */
     void (*thread_done)(struct rcuprof_worker *w);
     json_t *(*describe)(struct rcuprof_run *run);
     void (*teardown)(struct rcuprof_run *run);
@@ -102,6 +125,8 @@ struct rcuprof_run {
     struct rcuprof_worker *workers;
     struct rcuprof_slot *slots;
 
+    void *churn_state;          /* churn.c */
+
     /* Harness results. */
     uint64_t wall_ns;           /* main thread: window open to last close */
     int64_t start_realtime_ns;
@@ -111,6 +136,28 @@ struct rcuprof_run {
 
 /* harness.c */
 int rcuprof_harness_run(struct rcuprof_run *run);
+/* Non-zero once workers must leave (for ops that wait on each other). */
+int rcuprof_harness_stopping(void);
+json_t *rcuprof_harness_json(const struct rcuprof_run *run);
+
+/* workloads.c: the registry behind --workload. */
+const struct rcuprof_workload *rcuprof_workload_find(const char *name);
+const char *rcuprof_workload_names(void);
+
+/* churn.c: writer threads (--writers, --write-rate, --churn). */
+int rcuprof_churn_start(struct rcuprof_run *run, char *errbuf, size_t n);
+void rcuprof_churn_window(struct rcuprof_run *run, int open);
+void rcuprof_churn_stop(struct rcuprof_run *run);
+json_t *rcuprof_churn_json(const struct rcuprof_run *run);
+
+/* sched.c: per-thread scheduler figures, steal, line round trip. */
+struct rcuprof_sched_sample {
+    int64_t vcsw, ivcsw, migrations, runq_ns;
+};
+void rcuprof_sched_sample_self(struct rcuprof_sched_sample *s);
+int64_t rcuprof_steal_ticks(void);
+/* Round trip of one cache line between CPUs a and b, in ns (-1: cannot). */
+double rcuprof_line_rtt_ns(int cpu_a, int cpu_b, unsigned iters);
 
 /* fetch.c */
 extern const struct rcuprof_workload rcuprof_workload_fetch;

@@ -1,0 +1,30 @@
+/* The registry behind --workload. */
+#include "stress.h"
+
+#include <string.h>
+
+extern const struct rcuprof_workload rcuprof_workload_mac;
+extern const struct rcuprof_workload rcuprof_workload_cipher;
+extern const struct rcuprof_workload rcuprof_baselines[];
+extern const size_t rcuprof_nbaselines;
+
+const struct rcuprof_workload *rcuprof_workload_find(const char *name)
+{
+    size_t i;
+
+    if (strcmp(name, "fetch") == 0)
+        return &rcuprof_workload_fetch;
+    if (strcmp(name, "mac") == 0)
+        return &rcuprof_workload_mac;
+    if (strcmp(name, "cipher") == 0)
+        return &rcuprof_workload_cipher;
+    for (i = 0; i < rcuprof_nbaselines; i++)
+        if (strcmp(name, rcuprof_baselines[i].name) == 0)
+            return &rcuprof_baselines[i];
+    return NULL;
+}
+
+const char *rcuprof_workload_names(void)
+{
+    return "fetch, mac, cipher, empty, atomic, padded, rwlock, rcu, urcu, pingpong";
+}

@@ -1,0 +1,61 @@
+# The stress driver's harness discipline and workloads, on a real variant.
+. "$(dirname "$0")/lib.sh"
+V=$(first_variant)
+D="$RCUPROF_BINDIR/rcuprof-stress-$V"
+PY=/usr/bin/python3
+j() { "$D" "$@" > "$TMP/r.json" 2>"$TMP/e" || { fail "driver $*: $(cat "$TMP/e")"; return 1; }; }
+check() {  # check "desc" 'python expr over d'
+    "$PY" -c "import json,sys; d=json.load(open('$TMP/r.json')); r=d['run']; t=d['threads']; assert ($2), ($3)" 2>"$TMP/pyerr" \
+        && pass "$1" || fail "$1: $(tail -1 "$TMP/pyerr")"
+}
+
+# Barrier: every thread arrived before any thread began its first op.
+j --threads=8 --duration-ms=100 --warmup-ms=20 && \
+check "barrier holds at 8 threads" "min(x['first_op_ns'] for x in t) >= max(x['barrier_arrive_ns'] for x in t)" "[(x['barrier_arrive_ns'], x['first_op_ns']) for x in t]"
+check "every thread counted" "len(t)==8 and all(x['ops']>0 for x in t) and sum(x['ops'] for x in t)==r['ops']" "t"
+check "slots on their own cache lines" "r['harness']['counts_padded'] and r['harness']['count_stride_bytes'] % 64 == 0" "r['harness']"
+check "oversubscription marked" "d['env']['oversubscribed'] == (8 > d['env']['cpus_allowed'])" "d['env']"
+check "per-thread scheduler figures" "all(x['vcsw'] is not None and x['ivcsw'] is not None for x in t) and r['sched']['ivcsw_per_kop'] is not None" "r['sched']"
+
+# The perftools artefacts are what they say.
+j --threads=2 --duration-ms=100 --compat=perftools && \
+check "compat perftools: no barrier, unpadded counts, clock per op" "r['harness']['mode']=='perftools' and r['harness']['count_stride_bytes']==8 and r['harness']['clock_per_op'] and all(x['barrier_arrive_ns'] is None for x in t)" "r['harness']"
+
+# A failing fetch fails the run and names its algorithm.
+RCUPROF_INJECT_FETCH_FAILURE=50 "$D" --threads=2 --duration-ms=200 --fetch=MD:SHA384 >"$TMP/out" 2>"$TMP/err"; rc=$?
+[ $rc -eq 4 ] && grep -q '"message":"fetch of MD SHA384 failed during the run"' "$TMP/err" && [ ! -s "$TMP/out" ] \
+    && pass "failing fetch: exit 4 naming MD SHA384, no result" || fail "failing fetch: rc $rc $(cat "$TMP/err")"
+
+# Churn reaches writers: every kind completes writes inside the window.
+j --threads=2 --duration-ms=300 --writers=1 --churn=query,provider,flush && \
+check "churn: query, provider and flush writes in the window, no failures" "r['churn']['failures']==0 and all(r['churn']['writes_by_kind'][k]>0 for k in ('query','provider','flush'))" "r['churn']"
+j --threads=1 --duration-ms=500 --write-rate=200 && \
+check "write rate is paced near its target (200/s)" "50 <= r['churn']['writes_per_s'] <= 260" "r['churn']"
+j --threads=2 --duration-ms=200 --workload=rcu --writers=1 && \
+check "rcu baseline with a synchronizing writer" "r['churn']['kinds']==['sync'] and r['churn']['writes']>0" "r['churn']"
+
+# Every workload runs.
+for w in empty atomic padded rwlock rcu urcu mac cipher; do
+    j --threads=2 --duration-ms=50 --warmup-ms=10 --workload=$w && \
+    check "workload $w" "r['workload']['kind']=='$w' and r['ops']>0" "r['workload']"
+done
+j --threads=2 --duration-ms=50 --workload=mac --mode=isolated --updates=3 && \
+check "mac isolated, 3 updates" "r['workload']['mode']=='isolated' and r['workload']['updates']==3" "r['workload']"
+j --threads=2 --duration-ms=50 --workload=pingpong --pin=scatter && \
+check "pingpong round trips" "r['ops']>0 and r['workload']['kind']=='pingpong'" "r"
+j --threads=2 --duration-ms=50 --rtt=on && \
+check "line round trip measured before and after" "(r['line_rtt'] is None and d['env']['cpus_allowed']<2) or (r['line_rtt']['before_ns']>0 and r['line_rtt']['after_ns']>0)" "r['line_rtt']"
+
+# 1024 threads, heavily oversubscribed here: every one counted, exactly.
+j --threads=1024 --ops=100 --warmup-ms=0 --workload=empty --rtt=off && \
+check "1024 threads, 100 ops each, all counted" "len(t)==1024 and all(x['ops']==100 for x in t) and r['ops']==102400" "[x['ops'] for x in t if x['ops']!=100][:5]"
+
+# Bad input.
+for args in "--threads=0" "--threads=1025" "--workload=nope" "--mode=both" "--updates=0" \
+            "--writers=65" "--churn=sync" "--compat=perf" "--rtt=maybe" "--workload=pingpong --threads=3" \
+            "--workload=empty --writers=1" "--compat=perftools --ops=5"; do
+    "$D" $args --duration-ms=10 >"$TMP/out" 2>"$TMP/err"; rc=$?
+    [ $rc -eq 2 ] && [ ! -s "$TMP/out" ] && [ "$(wc -l < "$TMP/err")" -eq 1 ] && grep -q '"error":"usage"' "$TMP/err" \
+        && pass "bad input $args -> 2: $(cut -c1-110 "$TMP/err")" || fail "bad input $args: rc $rc $(cat "$TMP/err")"
+done
+finish
