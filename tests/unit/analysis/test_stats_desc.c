@@ -1,0 +1,398 @@
+/*
+ * Descriptives, quantiles, the median interval, outliers and the noise
+ * warning.
+ *
+ * Reference values:
+ *   - "sleep" group 1 (Student 1908; R's datasets::sleep, extra[1:10]):
+ *     R's t.test(sleep$extra[1:10]) prints mean 0.75 and 95% CI
+ *     -0.5297804 2.0297804; sd() 1.789010; quantile() -0.175 and 1.700.
+ *   - quantiles: type 7 by hand, h = (n - 1) p.
+ *   - median intervals: binomial coverage by hand, e.g. n = 10:
+ *     P(Bin(10, 1/2) <= 1) = 11/1024, coverage 1 - 22/1024 = 0.978515625
+ *     with x(2), x(9) (the classic table value; k = 3 would give
+ *     1 - 112/1024 = 0.89).
+ *   - fences and modified z-scores by hand (shown per row).
+ */
+#include "rcuprof_stats.h"
+#include "stats_test.h"
+
+static const double sleep1[] = {
+    0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0
+};
+
+static void test_describe_sleep(void **state)
+{
+    rcuprof_stats_summary s;
+    int line = __LINE__;
+
+    assert_int_equal(rcuprof_stats_describe(sleep1, 10, 0.95, &s), 0);
+    CHECK_INT(line, s.n, 10);
+    CHECK_NEAR(line, s.mean, 0.75, 1e-12);
+    CHECK_NEAR(line, s.sd, 1.789010, 1e-6);
+    CHECK_NEAR(line, s.min, -1.6, 0);
+    CHECK_NEAR(line, s.max, 3.7, 0);
+    CHECK_NEAR(line, s.median, 0.35, 1e-12);
+    CHECK_NEAR(line, s.q1, -0.175, 1e-12);
+    CHECK_NEAR(line, s.q3, 1.7, 1e-12);
+    CHECK_NEAR(line, s.iqr, 1.875, 1e-12);
+    CHECK_NEAR(line, s.cv, 1.789010 / 0.75, 1e-6);
+    CHECK_NEAR(line, s.mean_lo, -0.5297804, 1e-7);
+    CHECK_NEAR(line, s.mean_hi, 2.0297804, 1e-7);
+    CHECK_NEAR(line, s.median_lo, -1.2, 0);
+    CHECK_NEAR(line, s.median_hi, 3.4, 0);
+    CHECK_NEAR(line, s.median_coverage, 0.978515625, 1e-12);
+    CHECK_NEAR(line, s.level, 0.95, 0);
+}
+
+static const struct describe_row {
+    int line;
+    double x[6];
+    size_t n;
+    double mean, sd, median, cv, mean_lo, mean_hi, med_lo, med_hi, med_cov;
+} describe_rows[] = {
+    /* n = 1: no spread, no intervals */
+    { __LINE__, { 5 }, 1, 5, NAN, 5, NAN, NAN, NAN, NAN, NAN, NAN },
+    /*
+     * n = 2: 1, 3: sd sqrt(2); t(.975, 1) = 12.7062047 (every t table):
+     * 2 -+ 12.7062047 * sqrt(2) / sqrt(2) = 2 -+ 12.7062047
+     */
+    { __LINE__, { 1, 3 }, 2, 2, 1.41421356237, 2, 0.70710678119,
+      2 - 12.7062047, 2 + 12.7062047, NAN, NAN, NAN },
+    /* n = 5: 1 - 2/32 = 0.9375 < 0.95: no median interval */
+    { __LINE__, { 2, 4, 4, 4, 6 }, 5, 4, 1.41421356237, 4, 0.35355339059,
+      4 - 2.7764451 * 1.41421356237 / 2.2360679775,
+      4 + 2.7764451 * 1.41421356237 / 2.2360679775, NAN, NAN, NAN },
+    /* n = 6: k = 1: x(1), x(6), 1 - 2/64 */
+    { __LINE__, { 6, 1, 5, 2, 4, 3 }, 6, 3.5, 1.87082869339, 3.5,
+      0.53452248383, 3.5 - 2.5705818 * 1.87082869339 / 2.44948974278,
+      3.5 + 2.5705818 * 1.87082869339 / 2.44948974278, 1, 6, 0.96875 },
+    /* mean 0: CV undefined */
+    { __LINE__, { -1, 1 }, 2, 0, 1.41421356237, 0, NAN,
+      -12.7062047, 12.7062047, NAN, NAN, NAN },
+};
+
+static void test_describe_rows(void **state)
+{
+    size_t i;
+
+    for (i = 0; i < NELEM(describe_rows); i++) {
+        const struct describe_row *r = &describe_rows[i];
+        rcuprof_stats_summary s;
+        int line = r->line;
+
+        CHECK_INT(line, rcuprof_stats_describe(r->x, r->n, 0.95, &s), 0);
+        CHECK_INT(line, s.n, r->n);
+        CHECK_NEAR(line, s.mean, r->mean, 1e-12);
+        CHECK_NEAR(line, s.sd, r->sd, 1e-10);
+        CHECK_NEAR(line, s.median, r->median, 1e-12);
+        CHECK_NEAR(line, s.cv, r->cv, 1e-10);
+        CHECK_NEAR(line, s.mean_lo, r->mean_lo, 1e-6);
+        CHECK_NEAR(line, s.mean_hi, r->mean_hi, 1e-6);
+        CHECK_NEAR(line, s.median_lo, r->med_lo, 0);
+        CHECK_NEAR(line, s.median_hi, r->med_hi, 0);
+        CHECK_NEAR(line, s.median_coverage, r->med_cov, 1e-12);
+    }
+}
+
+/* The two-pass variance keeps its digits on large offsets. */
+static void test_describe_offset(void **state)
+{
+    double x[] = { 1e9 + 1, 1e9 + 2, 1e9 + 3 };
+    rcuprof_stats_summary s;
+
+    assert_int_equal(rcuprof_stats_describe(x, 3, 0.95, &s), 0);
+    CHECK_NEAR(__LINE__, s.sd, 1.0, 1e-9);
+    CHECK_NEAR(__LINE__, s.mean, 1e9 + 2, 1e-6);
+}
+
+static const struct err_row {
+    int line;
+    const double *x;
+    size_t n;
+    double level;
+    int want;
+} describe_err_rows[] = {
+    { __LINE__, sleep1, 0, 0.95, RCUPROF_STATS_ETOOFEW },
+    { __LINE__, NULL, 3, 0.95, RCUPROF_STATS_EINVAL },
+    { __LINE__, sleep1, 10, 0.0, RCUPROF_STATS_EINVAL },
+    { __LINE__, sleep1, 10, 1.0, RCUPROF_STATS_EINVAL },
+    { __LINE__, sleep1, 10, NAN, RCUPROF_STATS_EINVAL },
+};
+
+static void test_describe_errors(void **state)
+{
+    double bad[] = { 1, NAN, 3 }, inf[] = { 1, INFINITY };
+    rcuprof_stats_summary s;
+    size_t i;
+
+    for (i = 0; i < NELEM(describe_err_rows); i++) {
+        const struct err_row *r = &describe_err_rows[i];
+
+        CHECK_INT(r->line, rcuprof_stats_describe(r->x, r->n, r->level, &s),
+                  r->want);
+        CHECK_NEAR(r->line, s.mean, NAN, 0);
+    }
+    CHECK_INT(__LINE__, rcuprof_stats_describe(bad, 3, 0.95, &s),
+              RCUPROF_STATS_EINVAL);
+    CHECK_INT(__LINE__, rcuprof_stats_describe(inf, 2, 0.95, &s),
+              RCUPROF_STATS_EINVAL);
+    CHECK_INT(__LINE__, rcuprof_stats_describe(sleep1, 10, 0.95, NULL),
+              RCUPROF_STATS_EINVAL);
+}
+
+static const struct quantile_row {
+    int line;
+    double x[5];
+    size_t n;
+    double p, want;
+    int rc;
+} quantile_rows[] = {
+    /* sorted 1 2 3 4; h = 3p */
+    { __LINE__, { 3, 1, 2, 4 }, 4, 0.0, 1, 0 },
+    { __LINE__, { 3, 1, 2, 4 }, 4, 1.0, 4, 0 },
+    { __LINE__, { 3, 1, 2, 4 }, 4, 0.5, 2.5, 0 },
+    { __LINE__, { 3, 1, 2, 4 }, 4, 1.0 / 3.0, 2, 0 },
+    { __LINE__, { 3, 1, 2, 4 }, 4, 0.1, 1.3, 0 },
+    { __LINE__, { 3, 1, 2, 4 }, 4, 0.9, 3.7, 0 },
+    /* 10 20 30 40 50: h = 4 * 0.25 = 1 -> 20 */
+    { __LINE__, { 50, 40, 30, 20, 10 }, 5, 0.25, 20, 0 },
+    { __LINE__, { 7 }, 1, 0.3, 7, 0 },
+    { __LINE__, { 7 }, 0, 0.5, NAN, RCUPROF_STATS_ETOOFEW },
+    { __LINE__, { 1, 2 }, 2, 1.1, NAN, RCUPROF_STATS_EINVAL },
+    { __LINE__, { 1, 2 }, 2, -0.1, NAN, RCUPROF_STATS_EINVAL },
+    { __LINE__, { 1, 2 }, 2, NAN, NAN, RCUPROF_STATS_EINVAL },
+};
+
+static void test_quantile(void **state)
+{
+    size_t i;
+
+    for (i = 0; i < NELEM(quantile_rows); i++) {
+        const struct quantile_row *r = &quantile_rows[i];
+        double q = 0;
+
+        CHECK_INT(r->line, rcuprof_stats_quantile(r->x, r->n, r->p, &q),
+                  r->rc);
+        CHECK_NEAR(r->line, q, r->want, 1e-12);
+    }
+    CHECK_INT(__LINE__, rcuprof_stats_quantile(sleep1, 10, 0.5, NULL),
+              RCUPROF_STATS_EINVAL);
+}
+
+static const struct median_ci_row {
+    int line;
+    size_t n;
+    double level;
+    size_t k;          /* 1-based order statistic: x(k), x(n+1-k); 0 none */
+    double coverage;
+} median_ci_rows[] = {
+    { __LINE__, 5, 0.95, 0, NAN },
+    { __LINE__, 6, 0.95, 1, 0.96875 },          /* 1 - 2/64 */
+    { __LINE__, 8, 0.95, 1, 0.9921875 },        /* k = 2: 1 - 18/256 */
+    { __LINE__, 9, 0.95, 2, 0.9609375 },        /* 1 - 2 * 10/512 */
+    { __LINE__, 10, 0.95, 2, 0.978515625 },     /* 1 - 2 * 11/1024 */
+    /* n = 20: P(B <= 5) = 21700/2^20; k = 7 gives 0.885 */
+    { __LINE__, 20, 0.95, 6, 1.0 - 2.0 * 21700.0 / 1048576.0 },
+    /* n = 10 at 0.80: k = 3 gives 1 - 2 * 56/1024 = 0.890625 */
+    { __LINE__, 10, 0.80, 3, 0.890625 },
+    /* n = 5 at 0.90: 1 - 2/32 = 0.9375 */
+    { __LINE__, 5, 0.90, 1, 0.9375 },
+    /*
+     * n = 100: x(40), x(61) (Conover's table; exact binomial sums with
+     * math.comb in reference_values.py)
+     */
+    { __LINE__, 100, 0.95, 40, 0.9647997997822952 },
+    /* n = 1000: x(469), x(532); k = 470 would give 0.94632 */
+    { __LINE__, 1000, 0.95, 469, 0.9537088026395019 },
+};
+
+static void test_median_ci(void **state)
+{
+    static double x[1000];
+    double lo, hi, cov;
+    size_t i, j;
+
+    for (i = 0; i < NELEM(median_ci_rows); i++) {
+        const struct median_ci_row *r = &median_ci_rows[i];
+        int rc;
+
+        /* values 10, 20, ... in reverse: x(k) = 10 k */
+        for (j = 0; j < r->n; j++)
+            x[j] = 10.0 * (double)(r->n - j);
+        rc = rcuprof_stats_median_ci(x, r->n, r->level, &lo, &hi, &cov);
+        CHECK_INT(r->line, rc, r->k == 0 ? RCUPROF_STATS_ETOOFEW : 0);
+        CHECK_NEAR(r->line, lo, r->k ? 10.0 * (double)r->k : NAN, 0);
+        CHECK_NEAR(r->line, hi,
+                   r->k ? 10.0 * (double)(r->n + 1 - r->k) : NAN, 0);
+        CHECK_NEAR(r->line, cov, r->coverage, 1e-12);
+    }
+    CHECK_INT(__LINE__, rcuprof_stats_median_ci(x, 10, 1.5, &lo, &hi, &cov),
+              RCUPROF_STATS_EINVAL);
+    CHECK_INT(__LINE__, rcuprof_stats_median_ci(x, 10, 0.95, NULL, &hi,
+                                                NULL),
+              RCUPROF_STATS_EINVAL);
+    /* coverage is optional */
+    CHECK_INT(__LINE__, rcuprof_stats_median_ci(x, 10, 0.95, &lo, &hi, NULL),
+              0);
+}
+
+static const struct tukey_row {
+    int line;
+    double x[10];
+    size_t n;
+    double k, lo, hi;
+    int flags[10];
+    size_t n_out;
+} tukey_rows[] = {
+    /* q1 = 3.25, q3 = 7.75 (h = 2.25, 6.75), IQR 4.5: fences -3.5, 14.5 */
+    { __LINE__, { 1, 2, 3, 4, 5, 6, 7, 8, 9, 100 }, 10, 1.5, -3.5, 14.5,
+      { 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 }, 1 },
+    /* q1 = 10, q3 = 12, IQR 2: fences 7, 15 */
+    { __LINE__, { -50, 10, 11, 12, 13 }, 5, 1.5, 7, 15,
+      { -1, 0, 0, 0, 0 }, 1 },
+    /* k = 0: everything outside [q1, q3] = [10, 12] */
+    { __LINE__, { -50, 10, 11, 12, 13 }, 5, 0, 10, 12,
+      { -1, 0, 0, 0, 1 }, 2 },
+    /* k = 3 (Tukey's "far out"): q1 3.25, q3 7.75: fences -10.25, 21.25 */
+    { __LINE__, { 1, 2, 3, 4, 5, 6, 7, 8, 9, 100 }, 10, 3, -10.25, 21.25,
+      { 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 }, 1 },
+    /* all equal: IQR 0, nothing outside */
+    { __LINE__, { 4, 4, 4 }, 3, 1.5, 4, 4, { 0, 0, 0 }, 0 },
+};
+
+static void test_tukey(void **state)
+{
+    size_t i, j;
+
+    for (i = 0; i < NELEM(tukey_rows); i++) {
+        const struct tukey_row *r = &tukey_rows[i];
+        int flags[10];
+        size_t n_out;
+        double lo, hi;
+
+        CHECK_INT(r->line, rcuprof_stats_tukey(r->x, r->n, r->k, flags,
+                                               &n_out, &lo, &hi), 0);
+        CHECK_NEAR(r->line, lo, r->lo, 1e-12);
+        CHECK_NEAR(r->line, hi, r->hi, 1e-12);
+        CHECK_INT(r->line, n_out, r->n_out);
+        for (j = 0; j < r->n; j++)
+            CHECK_INT(r->line, flags[j], r->flags[j]);
+    }
+}
+
+static void test_tukey_errors(void **state)
+{
+    double x[] = { 1, 2, 3 };
+    int flags[3];
+
+    CHECK_INT(__LINE__, rcuprof_stats_tukey(x, 3, -1, flags, NULL, NULL,
+                                            NULL), RCUPROF_STATS_EINVAL);
+    CHECK_INT(__LINE__, rcuprof_stats_tukey(x, 3, 1.5, NULL, NULL, NULL,
+                                            NULL), RCUPROF_STATS_EINVAL);
+    CHECK_INT(__LINE__, rcuprof_stats_tukey(x, 0, 1.5, flags, NULL, NULL,
+                                            NULL), RCUPROF_STATS_ETOOFEW);
+    /* outputs are optional */
+    CHECK_INT(__LINE__, rcuprof_stats_tukey(x, 3, 1.5, flags, NULL, NULL,
+                                            NULL), 0);
+}
+
+static void test_modified_z(void **state)
+{
+    /*
+     * 1 2 3 4 100: median 3, |x - 3| = 2 1 0 1 97, MAD 1:
+     * M = 0.6745 (x - 3) = -1.349 -0.6745 0 0.6745 65.4265
+     */
+    double x[] = { 1, 2, 3, 4, 100 };
+    double want_z[] = { -1.349, -0.6745, 0, 0.6745, 65.4265 };
+    int want_f[] = { 0, 0, 0, 0, 1 };
+    /* -40 0 1 2 3: median 1, |x - 1| = 41 1 0 1 2, MAD 1: M(-40) = -27.65 */
+    double y[] = { 3, -40, 1, 0, 2 };
+    int want_g[] = { 0, -1, 0, 0, 0 };
+    /* 5 5 5 5 9: MAD 0 */
+    double c[] = { 5, 5, 5, 5, 9 };
+    int flags[5];
+    double z[5];
+    size_t n_out, i;
+
+    CHECK_INT(__LINE__, rcuprof_stats_modified_z(x, 5, 3.5, flags, z,
+                                                 &n_out), 0);
+    CHECK_INT(__LINE__, n_out, 1);
+    for (i = 0; i < 5; i++) {
+        CHECK_NEAR(__LINE__, z[i], want_z[i], 1e-12);
+        CHECK_INT(__LINE__, flags[i], want_f[i]);
+    }
+    CHECK_INT(__LINE__, rcuprof_stats_modified_z(y, 5, 3.5, flags, NULL,
+                                                 &n_out), 0);
+    CHECK_INT(__LINE__, n_out, 1);
+    for (i = 0; i < 5; i++)
+        CHECK_INT(__LINE__, flags[i], want_g[i]);
+    /* a threshold of 1 also flags 1 (M = -1.349), not 2 (-0.6745) */
+    CHECK_INT(__LINE__, rcuprof_stats_modified_z(x, 5, 1.0, flags, NULL,
+                                                 &n_out), 0);
+    CHECK_INT(__LINE__, n_out, 2);
+    CHECK_INT(__LINE__, flags[0], -1);
+    CHECK_INT(__LINE__, rcuprof_stats_modified_z(c, 5, 3.5, flags, z,
+                                                 &n_out),
+              RCUPROF_STATS_EDEGENERATE);
+    CHECK_INT(__LINE__, n_out, 0);
+    CHECK_NEAR(__LINE__, z[4], NAN, 0);
+    CHECK_INT(__LINE__, flags[4], 0);
+    CHECK_INT(__LINE__, rcuprof_stats_modified_z(x, 5, 0, flags, z, NULL),
+              RCUPROF_STATS_EINVAL);
+}
+
+static void test_noisy(void **state)
+{
+    double quiet[] = { 100, 101, 99, 100 };    /* sd 0.8165: CV 0.8% */
+    double loud[] = { 100, 130, 70, 100 };     /* sd 24.49: CV 24.5% */
+    rcuprof_stats_summary s;
+
+    assert_int_equal(rcuprof_stats_describe(quiet, 4, 0.95, &s), 0);
+    CHECK_NEAR(__LINE__, s.cv, 0.00816496580928, 1e-12);
+    CHECK_INT(__LINE__, rcuprof_stats_noisy(&s, RCUPROF_STATS_NOISY_CV), 0);
+    CHECK_INT(__LINE__, rcuprof_stats_noisy(&s, 0.005), 1);
+    assert_int_equal(rcuprof_stats_describe(loud, 4, 0.95, &s), 0);
+    CHECK_INT(__LINE__, rcuprof_stats_noisy(&s, RCUPROF_STATS_NOISY_CV), 1);
+    CHECK_INT(__LINE__, rcuprof_stats_noisy(&s, 0.25), 0);
+    /* n = 1: no CV, so no claim of quiet */
+    assert_int_equal(rcuprof_stats_describe(quiet, 1, 0.95, &s), 0);
+    CHECK_INT(__LINE__, rcuprof_stats_noisy(&s, RCUPROF_STATS_NOISY_CV), 1);
+    CHECK_INT(__LINE__, rcuprof_stats_noisy(NULL, 0.05),
+              RCUPROF_STATS_EINVAL);
+    CHECK_INT(__LINE__, rcuprof_stats_noisy(&s, -1), RCUPROF_STATS_EINVAL);
+}
+
+static void test_strerror(void **state)
+{
+    int codes[] = { RCUPROF_STATS_OK, RCUPROF_STATS_EINVAL,
+                    RCUPROF_STATS_ETOOFEW, RCUPROF_STATS_EDEGENERATE,
+                    RCUPROF_STATS_ENOMEM, RCUPROF_STATS_ENOCONV };
+    size_t i, j;
+
+    for (i = 0; i < NELEM(codes); i++) {
+        assert_non_null(rcuprof_stats_strerror(codes[i]));
+        for (j = 0; j < i; j++)
+            assert_string_not_equal(rcuprof_stats_strerror(codes[i]),
+                                    rcuprof_stats_strerror(codes[j]));
+    }
+    assert_string_equal(rcuprof_stats_strerror(12345), "unknown error");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_describe_sleep),
+        cmocka_unit_test(test_describe_rows),
+        cmocka_unit_test(test_describe_offset),
+        cmocka_unit_test(test_describe_errors),
+        cmocka_unit_test(test_quantile),
+        cmocka_unit_test(test_median_ci),
+        cmocka_unit_test(test_tukey),
+        cmocka_unit_test(test_tukey_errors),
+        cmocka_unit_test(test_modified_z),
+        cmocka_unit_test(test_noisy),
+        cmocka_unit_test(test_strerror),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
