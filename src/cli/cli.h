@@ -62,4 +62,7 @@ void rcuprof_driver_error_message(const struct rcuprof_driver_result *r,
 /* run.c */
 int rcuprof_cmd_run(int argc, char **argv);
 
+/* events.c */
+int rcuprof_cmd_events(int argc, char **argv);
+
 #endif

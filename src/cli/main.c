@@ -19,6 +19,8 @@ static const struct cmd cmds[] = {
     { "variant", rcuprof_cmd_variant,
       "variant add NAME --base V [--patch FILE]... | --source DIR [--description TEXT]\n"
       "                                         define a variant for a before/after question" },
+    { "events", rcuprof_cmd_events,
+      "events [--json] [--encode NAME]  what this machine can count (PMUs, presets, each event)" },
     { "run", rcuprof_cmd_run,
       "run --variant V [--threads N] [...]  one measurement (rcuprof run --help)" },
 };

@@ -9,6 +9,32 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Counter sums per 1k ops, and what could not be counted, and why. */
+static void print_counters(json_t *c, json_t *run)
+{
+    json_t *sums = json_object_get(c, "sums"), *v, *u;
+    const char *name;
+    double ops = (double)json_integer_value(json_object_get(run, "ops"));
+    size_t i;
+
+    if (!json_is_object(c))
+        return;
+    printf("counters       (sum over threads, per 1k ops)%s\n",
+           json_is_true(json_object_get(c, "scaled"))
+           ? "  * = multiplexed, scaled" : "");
+    json_object_foreach(sums, name, v) {
+        double val = json_number_value(json_object_get(v, "value"));
+
+        printf("  %-24s %16.0f %14.3f%s\n", name, val,
+               ops > 0 ? val * 1000.0 / ops : 0.0,
+               json_is_true(json_object_get(v, "scaled")) ? " *" : "");
+    }
+    json_array_foreach(json_object_get(c, "unavailable"), i, u)
+        printf("  %-24s unavailable: %s\n",
+               json_string_value(json_object_get(u, "name")),
+               json_string_value(json_object_get(u, "reason")));
+}
+
 static void print_human(json_t *res)
 {
     json_t *run = json_object_get(res, "run"), *b = json_object_get(res, "build");
@@ -48,6 +74,7 @@ static void print_human(json_t *res)
            json_number_value(json_object_get(run, "utilisation")));
     printf("probes         %s\n", json_is_null(json_object_get(res, "probes"))
            ? "none (this variant carries no probe layer)" : "collected");
+    print_counters(json_object_get(res, "counters"), run);
 }
 
 int rcuprof_cmd_run(int argc, char **argv)
@@ -70,7 +97,7 @@ int rcuprof_cmd_run(int argc, char **argv)
 
     optind = 1;
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, "n:d:w:N:f:q:l:p:v:T:jo:th", opts,
+    while ((ch = getopt_long(argc, argv, "n:d:w:N:f:q:l:p:W:m:u:r:R:c:C:x:e:Hv:T:jo:th", opts,
                              NULL)) != -1) {
         const char *lname = NULL;
         size_t k;
@@ -119,7 +146,9 @@ int rcuprof_cmd_run(int argc, char **argv)
                 rcuprof_err("run: too many options");
                 return RCUPROF_ERR_USAGE;
             }
-            if (asprintf(&dargv[dargc++], "--%s=%s", lname, optarg) < 0)
+            if (optarg == NULL
+                ? asprintf(&dargv[dargc++], "--%s", lname) < 0
+                : asprintf(&dargv[dargc++], "--%s=%s", lname, optarg) < 0)
                 return RCUPROF_ERR_SYSTEM;
         }
     }

@@ -19,6 +19,7 @@
 #include <openssl/opensslv.h>
 
 #include "rcuprof_placement.h"
+#include "rcuprof_counters_hooks.h"
 
 #define RCUPROF_DRIVER_PROTOCOL 1
 
@@ -112,7 +113,7 @@ static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
     c->rtt = strcmp(defs['x'], "on") == 0;
 
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, "n:d:w:N:f:q:l:p:W:m:u:r:R:c:C:x:Vh", long_opts,
+    while ((ch = getopt_long(argc, argv, "n:d:w:N:f:q:l:p:W:m:u:r:R:c:C:x:e:HVh", long_opts,
                              NULL)) != -1) {
         switch (ch) {
         case 'n':
@@ -223,6 +224,17 @@ static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
             }
             c->rtt = strcmp(optarg, "on") == 0;
             break;
+        case 'e':
+            if (strlen(optarg) >= sizeof(c->events)) {
+                rcuprof_stress_error("usage", "--events is too long: at most %zu characters",
+                                     sizeof(c->events) - 1);
+                return RCUPROF_EXIT_USAGE;
+            }
+            snprintf(c->events, sizeof(c->events), "%s", optarg);
+            break;
+        case 'H':
+            c->require_hw = 1;
+            break;
         case 'V':
             printf("%s\n", rcuprof_build_json);
             exit(0);
@@ -230,7 +242,7 @@ static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
             usage(stdout);
             exit(0);
         default:
-            if (optopt != 0 && optopt < 128 && strchr("ndwNfqlpWmurRcCx", optopt) != NULL)
+            if (optopt != 0 && optopt < 128 && strchr("ndwNfqlpWmurRcCxe", optopt) != NULL)
                 rcuprof_stress_error("usage", "option -%c needs a value: see --help",
                                      optopt);
             else
@@ -251,6 +263,46 @@ static void workload_teardown(struct rcuprof_run *run)
 {
     if (run->workload->teardown != NULL)
         run->workload->teardown(run);
+}
+
+/*
+ * --events: counters opened by each worker after it is placed (hooks).
+ * Unknown or unencodable events are bad input; no PMU only fails the run
+ * with --require-hw.
+ */
+static int open_counters(struct rcuprof_run *run, struct rcuprof_counters **ctr)
+{
+    char err[512];
+    int rc;
+
+    if (run->cfg.events[0] == '\0')
+        return 0;
+    rc = rcuprof_counters_new(ctr, run->cfg.events,
+                              run->cfg.require_hw ? RCUPROF_COUNTERS_REQUIRE_HW : 0,
+                              run->cfg.threads, err, sizeof(err));
+    if (rc == RCUPROF_COUNTERS_ENOHW) {
+        rcuprof_stress_error("setup", "%s", err);
+        return RCUPROF_EXIT_SETUP;
+    }
+    if (rc == RCUPROF_COUNTERS_EPFM || rc == RCUPROF_COUNTERS_ENOMEM) {
+        rcuprof_stress_error("system", "%s", err);
+        return RCUPROF_EXIT_SYSTEM;
+    }
+    if (rc != 0) {
+        rcuprof_stress_error("usage", "%s", err);
+        return RCUPROF_EXIT_USAGE;
+    }
+    /* A descriptor per event per thread, plus the process's own. */
+    rc = rcuprof_counters_raise_nofile(run->cfg.threads,
+                                       rcuprof_counters_nopen(*ctr), 64, err,
+                                       sizeof(err));
+    if (rc != 0) {
+        rcuprof_stress_error("system", "%s", err);
+        return RCUPROF_EXIT_SYSTEM;
+    }
+    rcuprof_counters_hooks_attach(*ctr);
+    run->hooks[run->nhooks++] = &rcuprof_counters_hooks;
+    return 0;
 }
 
 /* The placement plan for --pin, from this machine's topology (hwloc). */
@@ -431,6 +483,7 @@ int main(int argc, char **argv)
     int rtt_cpu[2] = { -1, -1 };
     double rtt[2] = { -1, -1 };
     int64_t steal0, steal1;
+    struct rcuprof_counters *ctr = NULL;
     json_error_t jerr;
     char err[512] = "";
     uint64_t ops, cpu;
@@ -477,6 +530,13 @@ int main(int argc, char **argv)
     if (rc != 0) {
         rcuprof_stress_error(rc == RCUPROF_EXIT_USAGE ? "usage" : "setup",
                              "%s", err);
+        workload_teardown(&run);
+        json_decref(build);
+        return rc;
+    }
+
+    rc = open_counters(&run, &ctr);
+    if (rc != 0) {
         workload_teardown(&run);
         json_decref(build);
         return rc;
@@ -546,6 +606,7 @@ int main(int argc, char **argv)
     }
     json_decref(out);
     workload_teardown(&run);
+    rcuprof_counters_free(ctr);
     rcuprof_placement_plan_free(plan);
     hwloc_bitmap_free(allowed);
     hwloc_topology_destroy(topo);

@@ -44,6 +44,8 @@ struct rcuprof_config {
     char churn[128];            /* query,provider,flush */
     int compat_perftools;
     int rtt;
+    char events[1024];          /* --events, empty = no counters */
+    int require_hw;
 };
 
 /*

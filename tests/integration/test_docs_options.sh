@@ -7,6 +7,7 @@ table=$(sed -n '/^## 1. CLI/,/^## 2/p' "$DOC")
     "$RCUPROF" --help
     "$RCUPROF" run --help
     "$RCUPROF" variant add NAME --help
+    "$RCUPROF" events --help
 } > "$TMP/help"
 opts=$(grep -oE -- '--[a-z][a-z0-9-]*' "$TMP/help" | sort -u)
 [ -n "$opts" ] || fail "no options found in --help"

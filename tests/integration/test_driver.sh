@@ -50,10 +50,24 @@ check "line round trip measured before and after" "(r['line_rtt'] is None and d[
 j --threads=1024 --ops=100 --warmup-ms=0 --workload=empty --rtt=off && \
 check "1024 threads, 100 ops each, all counted" "len(t)==1024 and all(x['ops']==100 for x in t) and r['ops']==102400" "[x['ops'] for x in t if x['ops']!=100][:5]"
 
+# Counters: software events count; hardware ones count or say why not; two
+# independent CPU-time figures (task-clock, CLOCK_THREAD_CPUTIME_ID) agree.
+j --threads=2 --duration-ms=300 --events=default && \
+check "counters: task-clock agrees with the harness's CPU time within 10%" "abs(d['counters']['sums']['task-clock']['value'] - r['cpu_ns']) <= 0.1 * r['cpu_ns']" "(d['counters']['sums']['task-clock'], r['cpu_ns'])"
+check "counters: every hardware event counted or reported unavailable with a reason" "all(e['name'] in d['counters']['sums'] or any(u['name']==e['name'] and u['reason'] for u in d['counters']['unavailable']) for e in d['counters']['events'])" "d['counters']['unavailable']"
+if "$PY" -c "import json; d=json.load(open('$TMP/r.json')); exit(0 if d['counters']['pmu']['hardware'] else 1)"; then
+    echo "this machine has a PMU: --require-hw must pass"
+    j --threads=1 --duration-ms=50 --events=cycles --require-hw && pass "--require-hw with a PMU"
+else
+    "$D" --threads=1 --duration-ms=50 --events=cycles --require-hw >"$TMP/out" 2>"$TMP/err"; rc=$?
+    [ $rc -eq 3 ] && grep -q "hardware counters required" "$TMP/err" && [ ! -s "$TMP/out" ] \
+        && pass "no PMU: --require-hw fails with the reason (exit 3)" || fail "--require-hw without PMU: rc $rc $(cat "$TMP/err")"
+fi
+
 # Bad input.
 for args in "--threads=0" "--threads=1025" "--workload=nope" "--mode=both" "--updates=0" \
             "--writers=65" "--churn=sync" "--compat=perf" "--rtt=maybe" "--workload=pingpong --threads=3" \
-            "--workload=empty --writers=1" "--compat=perftools --ops=5"; do
+            "--workload=empty --writers=1" "--compat=perftools --ops=5" "--events=nope"; do
     "$D" $args --duration-ms=10 >"$TMP/out" 2>"$TMP/err"; rc=$?
     [ $rc -eq 2 ] && [ ! -s "$TMP/out" ] && [ "$(wc -l < "$TMP/err")" -eq 1 ] && grep -q '"error":"usage"' "$TMP/err" \
         && pass "bad input $args -> 2: $(cut -c1-110 "$TMP/err")" || fail "bad input $args: rc $rc $(cat "$TMP/err")"
