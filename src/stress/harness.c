@@ -14,8 +14,10 @@
  *           the last window ends.
  *   DONE    workers leave.
  *
- * --compat perftools replaces all of this with the peer harness's
- * artefacts, on purpose, so each one's effect can be measured.
+ * --compat brings back the peer harness's artefacts, on purpose and one
+ * by one, so each one's effect can be measured: a gettimeofday per op,
+ * no barrier (and so no warm-up), a deadline fixed before the threads
+ * start, counts[id]++ in one unpadded array.
  */
 #define _GNU_SOURCE
 #include "stress.h"
@@ -130,6 +132,7 @@ static void *worker_main(void *arg)
     char err[512] = "";
     uint64_t ops = 0, warm = 0, target = run->cfg.ops;
     uint64_t b = wl->batch_ops != 0 ? wl->batch_ops : 1;
+    unsigned cx = run->cfg.compat;
     uint64_t t0, t1, c0, c1;
     struct rcuprof_sched_sample s0, s1;
     int cpu0, cpu1, ok = 1;
@@ -152,8 +155,10 @@ static void *worker_main(void *arg)
     if (!ok)
         fail_run(w, err);
 
-    w->slot->arrive_ns = now_ns(CLOCK_MONOTONIC);
-    pthread_barrier_wait(&g_start);
+    if (!(cx & RCUPROF_COMPAT_NOBARRIER)) {
+        w->slot->arrive_ns = now_ns(CLOCK_MONOTONIC);
+        pthread_barrier_wait(&g_start);
+    }
     w->slot->first_op_ns = now_ns(CLOCK_MONOTONIC);
 
     while (in_phase(PH_WARMUP)) {
@@ -174,7 +179,27 @@ static void *worker_main(void *arg)
         cpu0 = sched_getcpu();
         c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
         t0 = now_ns(CLOCK_MONOTONIC);
-        if (target != 0) {
+        if (cx != 0) {
+            /* The peer's loop: op, shared count, clock, deadline. */
+            struct timeval now;
+
+            for (;;) {
+                if (wl->op(w, err, sizeof(err)) != 0) {
+                    fail_run(w, err);
+                    break;
+                }
+                ops++;
+                if (cx & RCUPROF_COMPAT_UNPADDED)
+                    g_compat.counts[w->id]++;
+                if (cx & RCUPROF_COMPAT_CLOCK) {
+                    gettimeofday(&now, NULL);
+                    if (!timercmp(&now, &g_compat.deadline, <))
+                        break;
+                } else if (!in_phase(PH_WINDOW)) {
+                    break;
+                }
+            }
+        } else if (target != 0) {
             while (ops < target) {
                 uint64_t k = target - ops < b ? target - ops : b;
 
@@ -223,78 +248,42 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-/*
- * The perftools evp_fetch harness, reproduced: no barrier (threads start
- * as they are created), a deadline fixed before the first thread starts, a
- * gettimeofday per op, and counts[id]++ in one unpadded array.
- */
-static void *worker_compat(void *arg)
-{
-    struct rcuprof_worker *w = arg;
-    struct rcuprof_run *run = w->run;
-    const struct rcuprof_workload *wl = run->workload;
-    char err[512] = "";
-    struct timeval now;
-    uint64_t c0, c1, t0;
-    int ok = 1;
-    unsigned h;
-
-    w->tid = (pid_t)syscall(SYS_gettid);
-    if (run->plan != NULL
-        && rcuprof_placement_pin_thread(run->plan, w->id, err, sizeof(err)) != 0)
-        ok = 0;
-    for (h = 0; h < run->nhooks && ok; h++)
-        if (run->hooks[h]->after_pin != NULL
-            && run->hooks[h]->after_pin(w, err, sizeof(err)) != 0)
-            ok = 0;
-    if (ok && wl->thread_init != NULL && wl->thread_init(w, err, sizeof(err)))
-        ok = 0;
-    if (!ok) {
-        fail_run(w, err);
-        return NULL;
-    }
-    for (h = 0; h < run->nhooks; h++)
-        if (run->hooks[h]->window_start != NULL)
-            run->hooks[h]->window_start(w);
-    w->slot->cpu_start = sched_getcpu();
-    c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
-    t0 = now_ns(CLOCK_MONOTONIC);
-    w->slot->first_op_ns = t0;      /* no barrier: arrive_ns stays 0 */
-    do {
-        if (wl->op(w, err, sizeof(err)) != 0) {
-            fail_run(w, err);
-            break;
-        }
-        g_compat.counts[w->id]++;
-        gettimeofday(&now, NULL);
-    } while (timercmp(&now, &g_compat.deadline, <));
-    c1 = now_ns(CLOCK_THREAD_CPUTIME_ID);
-    g_times[w->id].start_ns = t0;
-    g_times[w->id].end_ns = now_ns(CLOCK_MONOTONIC);
-    for (h = 0; h < run->nhooks; h++)
-        if (run->hooks[h]->window_end != NULL)
-            run->hooks[h]->window_end(w);
-    w->slot->ops = g_compat.counts[w->id];
-    w->slot->window_ns = g_times[w->id].end_ns - t0;
-    w->slot->cpu_ns = c1 - c0;
-    w->slot->cpu_end = sched_getcpu();
-    w->slot->vcsw = w->slot->ivcsw = w->slot->migrations = -1;
-    w->slot->runq_ns = -1;
-    if (wl->thread_done != NULL)
-        wl->thread_done(w);
-    return NULL;
-}
-
 static void wait_until(_Atomic unsigned *ctr, unsigned n)
 {
     while (atomic_load(ctr) < n && atomic_load(&g_phase.phase) != PH_DONE)
         sleep_ns(100000);
 }
 
+/* Set the --compat deadline: now + the window. */
+static void set_deadline(const struct rcuprof_run *run)
+{
+    struct timeval now, dur = { (time_t)(run->cfg.duration_ms / 1000),
+                                (suseconds_t)(run->cfg.duration_ms % 1000) * 1000 };
+
+    gettimeofday(&now, NULL);
+    timeradd(&now, &dur, &g_compat.deadline);
+}
+
+/* Until the deadline (gettimeofday clock), in short sleeps. */
+static void sleep_until_deadline(void)
+{
+    struct timeval now, left;
+
+    for (;;) {
+        gettimeofday(&now, NULL);
+        if (!timercmp(&now, &g_compat.deadline, <))
+            return;
+        timersub(&g_compat.deadline, &now, &left);
+        sleep_ns((uint64_t)left.tv_sec * 1000000000ull
+                 + (uint64_t)left.tv_usec * 1000ull);
+    }
+}
+
 int rcuprof_harness_run(struct rcuprof_run *run)
 {
     unsigned n = run->cfg.threads, i, started = 0;
-    int compat = run->cfg.compat_perftools;
+    unsigned cx = run->cfg.compat;
+    int barrier = !(cx & RCUPROF_COMPAT_NOBARRIER);
     pthread_t *tids;
     pthread_attr_t attr;
     struct timespec rt;
@@ -312,20 +301,19 @@ int rcuprof_harness_run(struct rcuprof_run *run)
         return RCUPROF_EXIT_SYSTEM;
     }
     memset(run->slots, 0, sizeof(*run->slots) * (size_t)n);
-    atomic_store(&g_phase.phase, PH_WARMUP);
-    if (!compat && pthread_barrier_init(&g_start, NULL, n + 1) != 0) {
+    /* Without a barrier there is no warm-up either: threads start counting
+     * as they are created, as the peer harness does. */
+    atomic_store(&g_phase.phase, barrier ? PH_WARMUP : PH_WINDOW);
+    if (barrier && pthread_barrier_init(&g_start, NULL, n + 1) != 0) {
         snprintf(run->error, sizeof(run->error), "pthread_barrier_init failed");
         return RCUPROF_EXIT_SYSTEM;
     }
-    if (compat) {
-        struct timeval now, dur = { (time_t)(run->cfg.duration_ms / 1000),
-                                    (suseconds_t)(run->cfg.duration_ms % 1000) * 1000 };
-
-        gettimeofday(&now, NULL);
-        timeradd(&now, &dur, &g_compat.deadline);
-    }
+    if (cx & RCUPROF_COMPAT_EARLY_DEADLINE)
+        set_deadline(run);
     clock_gettime(CLOCK_REALTIME, &rt);
     run->start_realtime_ns = (int64_t)rt.tv_sec * 1000000000ll + rt.tv_nsec;
+    if (!barrier)
+        rcuprof_churn_window(run, 1);
 
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, 1 << 20);
@@ -333,8 +321,7 @@ int rcuprof_harness_run(struct rcuprof_run *run)
         run->workers[i].id = i;
         run->workers[i].run = run;
         run->workers[i].slot = &run->slots[i];
-        if (pthread_create(&tids[i], &attr, compat ? worker_compat : worker_main,
-                           &run->workers[i]) != 0)
+        if (pthread_create(&tids[i], &attr, worker_main, &run->workers[i]) != 0)
             break;
         started++;
     }
@@ -349,34 +336,37 @@ int rcuprof_harness_run(struct rcuprof_run *run)
         return RCUPROF_EXIT_SYSTEM;
     }
 
-    if (!compat) {
+    if (!barrier && !(cx & RCUPROF_COMPAT_EARLY_DEADLINE))
+        set_deadline(run);      /* the threads are already counting */
+    if (barrier) {
         pthread_barrier_wait(&g_start);
         sleep_ns(run->cfg.warmup_ms * 1000000ull);
         wait_until(&g_sync.warm, n);
-        if (atomic_load(&g_phase.phase) == PH_WARMUP) {
+    }
+    if (atomic_load(&g_phase.phase) != PH_DONE) {
+        if (barrier) {
+            if (!(cx & RCUPROF_COMPAT_EARLY_DEADLINE))
+                set_deadline(run);
             rcuprof_churn_window(run, 1);
             atomic_store(&g_phase.phase, PH_WINDOW);
-            if (run->cfg.ops == 0) {
-                int expected = PH_WINDOW;
-
-                sleep_ns(run->cfg.duration_ms * 1000000ull);
-                atomic_compare_exchange_strong(&g_phase.phase, &expected,
-                                               PH_DRAIN);
-            }
-            wait_until(&g_sync.closed, n);
-            rcuprof_churn_window(run, 0);
         }
-        atomic_store(&g_phase.phase, PH_DONE);
-    } else {
-        rcuprof_churn_window(run, 1);
+        if (run->cfg.ops == 0) {
+            int expected = PH_WINDOW;
+
+            /* The deadline: after the barrier, or (early-deadline) fixed
+             * before the threads were created. */
+            sleep_until_deadline();
+            atomic_compare_exchange_strong(&g_phase.phase, &expected,
+                                           PH_DRAIN);
+        }
+        wait_until(&g_sync.closed, n);
+        rcuprof_churn_window(run, 0);
     }
+    atomic_store(&g_phase.phase, PH_DONE);
     for (i = 0; i < n; i++)
         pthread_join(tids[i], NULL);
-    if (compat)
-        rcuprof_churn_window(run, 0);
-    atomic_store(&g_phase.phase, PH_DONE);
     free(tids);
-    if (!compat)
+    if (barrier)
         pthread_barrier_destroy(&g_start);
 
     if (atomic_load(&g_sync.failed))
@@ -394,23 +384,25 @@ int rcuprof_harness_run(struct rcuprof_run *run)
 
 json_t *rcuprof_harness_json(const struct rcuprof_run *run)
 {
+    unsigned cx = run->cfg.compat;
     int aligned = 1;
     unsigned i;
 
     for (i = 0; i < run->cfg.threads; i++)
         if ((uintptr_t)&run->slots[i] % RCUPROF_CACHELINE != 0)
             aligned = 0;
-    if (run->cfg.compat_perftools)
-        return json_pack("{s:s, s:b, s:b, s:b, s:b, s:i, s:b}",
-                         "mode", "perftools", "start_barrier", 0,
-                         "warmup", 0, "deadline_after_barrier", 0,
-                         "clock_per_op", 1, "count_stride_bytes",
-                         (int)sizeof(size_t), "counts_padded", 0);
     return json_pack("{s:s, s:b, s:b, s:b, s:b, s:i, s:b, s:i, s:i}",
-                     "mode", "rcuprof", "start_barrier", 1, "warmup", 1,
-                     "deadline_after_barrier", 1, "clock_per_op", 0,
-                     "count_stride_bytes", (int)sizeof(struct rcuprof_slot),
-                     "counts_padded", aligned, "batch_ops",
-                     (int)(run->workload->batch_ops ? run->workload->batch_ops : 1),
+                     "mode", cx == 0 ? "rcuprof"
+                     : cx == RCUPROF_COMPAT_PERFTOOLS ? "perftools" : "mixed",
+                     "start_barrier", !(cx & RCUPROF_COMPAT_NOBARRIER),
+                     "warmup", !(cx & RCUPROF_COMPAT_NOBARRIER),
+                     "deadline_after_barrier",
+                     !(cx & (RCUPROF_COMPAT_EARLY_DEADLINE | RCUPROF_COMPAT_NOBARRIER)),
+                     "clock_per_op", (cx & RCUPROF_COMPAT_CLOCK) != 0,
+                     "count_stride_bytes", (cx & RCUPROF_COMPAT_UNPADDED)
+                     ? (int)sizeof(size_t) : (int)sizeof(struct rcuprof_slot),
+                     "counts_padded", (cx & RCUPROF_COMPAT_UNPADDED) ? 0 : aligned,
+                     "batch_ops", cx != 0 ? 1
+                     : (int)(run->workload->batch_ops ? run->workload->batch_ops : 1),
                      "warm_ops", RCUPROF_WARM_OPS);
 }

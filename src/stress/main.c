@@ -84,6 +84,35 @@ static int parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi,
     return 0;
 }
 
+static int parse_compat(const char *s, unsigned *out)
+{
+    static const struct { const char *name; unsigned bit; } names[] = {
+        { "none", 0 }, { "perftools", RCUPROF_COMPAT_PERFTOOLS },
+        { "clock", RCUPROF_COMPAT_CLOCK },
+        { "nobarrier", RCUPROF_COMPAT_NOBARRIER },
+        { "early-deadline", RCUPROF_COMPAT_EARLY_DEADLINE },
+        { "unpadded", RCUPROF_COMPAT_UNPADDED },
+    };
+    char buf[128], *save = NULL, *tok;
+    unsigned bits = 0;
+    size_t i;
+
+    if (strlen(s) >= sizeof(buf) || s[0] == '\0')
+        return -1;
+    snprintf(buf, sizeof(buf), "%s", s);
+    for (tok = strtok_r(buf, ",", &save); tok != NULL;
+         tok = strtok_r(NULL, ",", &save)) {
+        for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+            if (strcmp(tok, names[i].name) == 0)
+                break;
+        if (i == sizeof(names) / sizeof(names[0]))
+            return -1;
+        bits |= names[i].bit;
+    }
+    *out = bits;
+    return 0;
+}
+
 static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
                                   char **argv)
 {
@@ -109,7 +138,7 @@ static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
     c->writers = (unsigned)strtoul(defs['r'], NULL, 10);
     c->write_rate = strtoull(defs['R'], NULL, 10);
     snprintf(c->churn, sizeof(c->churn), "%s", defs['c']);
-    c->compat_perftools = strcmp(defs['C'], "perftools") == 0;
+    c->compat = 0;
     c->rtt = strcmp(defs['x'], "on") == 0;
 
     opterr = 0;
@@ -210,12 +239,11 @@ static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
             snprintf(c->churn, sizeof(c->churn), "%s", optarg);
             break;
         case 'C':
-            if (strcmp(optarg, "none") != 0 && strcmp(optarg, "perftools") != 0) {
-                rcuprof_stress_error("usage", "--compat '%s': use none or perftools",
+            if (parse_compat(optarg, &c->compat) != 0) {
+                rcuprof_stress_error("usage", "--compat '%s': use none, perftools, or a list of clock, nobarrier, early-deadline, unpadded",
                                      optarg);
                 return RCUPROF_EXIT_USAGE;
             }
-            c->compat_perftools = strcmp(optarg, "perftools") == 0;
             break;
         case 'x':
             if (strcmp(optarg, "on") != 0 && strcmp(optarg, "off") != 0) {
@@ -502,8 +530,8 @@ int main(int argc, char **argv)
                              run.workload->fixed_threads);
         return RCUPROF_EXIT_USAGE;
     }
-    if (run.cfg.compat_perftools && run.cfg.ops != 0) {
-        rcuprof_stress_error("usage", "--compat perftools runs for --duration-ms, as perftools does: drop --ops");
+    if (run.cfg.compat != 0 && run.cfg.ops != 0) {
+        rcuprof_stress_error("usage", "--compat runs for --duration-ms, as perftools does: drop --ops");
         return RCUPROF_EXIT_USAGE;
     }
 

@@ -27,6 +27,13 @@ enum rcuprof_exit {
     RCUPROF_EXIT_SYSTEM = 5     /* threads, memory, clocks */
 };
 
+/* --compat: perftools' harness artefacts, each switchable on its own. */
+# define RCUPROF_COMPAT_CLOCK          0x1  /* gettimeofday per op */
+# define RCUPROF_COMPAT_NOBARRIER      0x2  /* no start barrier, no warm-up */
+# define RCUPROF_COMPAT_EARLY_DEADLINE 0x4  /* deadline before threads start */
+# define RCUPROF_COMPAT_UNPADDED       0x8  /* counts[id]++ in one array */
+# define RCUPROF_COMPAT_PERFTOOLS      0xf
+
 struct rcuprof_config {
     unsigned threads;
     uint64_t duration_ms;
@@ -42,7 +49,7 @@ struct rcuprof_config {
     unsigned writers;           /* churn threads */
     uint64_t write_rate;        /* writes/s over all writers, 0 = unpaced */
     char churn[128];            /* query,provider,flush */
-    int compat_perftools;
+    unsigned compat;            /* RCUPROF_COMPAT_* artefacts, on purpose */
     int rtt;
     char events[1024];          /* --events, empty = no counters */
     int require_hw;

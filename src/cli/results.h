@@ -1,0 +1,149 @@
+/*
+ * Sweep results files (docs/interfaces.md, "Results file") and the
+ * comparison table built from them (rcuprof compare, rcuprof report).
+ * Everything here is pure (no driver, no terminal) so unit tests reach it.
+ */
+#ifndef RCUPROF_RESULTS_H
+# define RCUPROF_RESULTS_H
+
+# include <stddef.h>
+# include <stdint.h>
+# include <jansson.h>
+
+# include "rcuprof_stats.h"
+
+# define RCUPROF_RESULTS_SCHEMA "rcuprof-results/1"
+# define RCUPROF_COMPARE_SCHEMA "rcuprof-compare/1"
+
+/* ---------------------------------------------------------------------- */
+/* Hashing and the sweep spec                                              */
+
+/* SHA-256 of data as 64 lowercase hex digits plus NUL. */
+void rcuprof_sha256_hex(const void *data, size_t len, char hex[65]);
+
+/*
+ * The canonical text of a spec (compact JSON, keys sorted) and its hash:
+ * two specs are the same sweep exactly when their hashes are equal.
+ * Returns 0, or -1 when spec is not an object or memory ran out.
+ */
+int rcuprof_spec_hash(const json_t *spec, char hex[65]);
+
+/* ---------------------------------------------------------------------- */
+/* Reading                                                                 */
+
+enum {
+    RCUPROF_POINT_OK = 0,
+    RCUPROF_POINT_FAILED,
+    RCUPROF_POINT_TIMEOUT,
+    RCUPROF_POINT_CRASHED
+};
+
+/* "ok", "failed", "timeout", "crashed"; -1 from _parse for anything else. */
+const char *rcuprof_point_status_name(int status);
+int rcuprof_point_status_parse(const char *s);
+
+typedef struct rcuprof_point_st {
+    size_t file;                /* index into rcuprof_results.files */
+    unsigned block, threads, order, seq;
+    size_t variant;             /* index into rcuprof_results.variants */
+    int status;
+    /* From result.run / result.env; NAN or 0 when absent (failed runs). */
+    double wall_ns_per_op, cpu_ns_per_op, ops_per_s;
+    unsigned cpus_allowed;
+    char *message;              /* failed runs: the driver's message */
+} rcuprof_point;
+
+typedef struct rcuprof_results_file_st {
+    char *path;
+    json_t *header;             /* the header line */
+    size_t lines;               /* complete lines, header included */
+    size_t n_corrupt;           /* point lines skipped (not JSON, bad) */
+    size_t first_corrupt;       /* 1-based line number of the first */
+    int torn;                   /* the last line had no newline: ignored */
+    uint64_t good_len;          /* bytes up to the end of the last
+                                 * complete line */
+    char *host;                 /* env of the first ok point, or NULL */
+    char *kernel;
+} rcuprof_results_file;
+
+typedef struct rcuprof_results_st {
+    rcuprof_results_file *files;
+    size_t nfiles;
+    char **variants;            /* in first-seen order (spec order) */
+    size_t nvariants;
+    rcuprof_point *points;
+    size_t npoints, cap;
+} rcuprof_results;
+
+/*
+ * Read one results file and add it to rs (zero-initialise rs first).
+ * A missing, unreadable or empty file, a first line that is not a valid
+ * header (JSON object, type "header", schema RCUPROF_RESULTS_SCHEMA, a
+ * spec whose hash is spec_hash): -1 with a one-line reason in err.  A
+ * later line that is not a valid point is skipped and counted
+ * (n_corrupt); a last line without its newline is ignored (torn).
+ */
+int rcuprof_results_read(rcuprof_results *rs, const char *path,
+                         char *err, size_t errlen);
+void rcuprof_results_free(rcuprof_results *rs);
+/* Index of variant name, adding it when add is set; -1 if absent. */
+long rcuprof_results_variant(rcuprof_results *rs, const char *name, int add);
+
+/* ---------------------------------------------------------------------- */
+/* The comparison table                                                    */
+
+enum { RCUPROF_METRIC_WALL = 0, RCUPROF_METRIC_CPU = 1 };
+const char *rcuprof_metric_name(int metric);
+int rcuprof_metric_parse(const char *s);
+
+typedef struct rcuprof_cell_st {
+    size_t n;                   /* ok runs */
+    size_t failed;              /* runs recorded failed/timeout/crashed */
+    rcuprof_stats_summary s;    /* valid when n >= 1 */
+    double tput_mean, tput_lo, tput_hi; /* ops_per_s: mean, t interval */
+    size_t n_outliers;          /* modified z beyond 3.5 */
+    int noisy;                  /* CV above RCUPROF_STATS_NOISY_CV */
+} rcuprof_cell;
+
+typedef struct rcuprof_change_st {
+    int have;                   /* computable: both cells have n >= 2 */
+    int paired;                 /* from >= 2 common blocks, else unpaired */
+    size_t n_pairs;
+    double change_pct, lo_pct, hi_pct; /* B relative to the baseline A */
+    double sd_log;              /* paired: SD of the log ratios */
+    double p_wilcoxon, p_welch, p_mw;  /* raw, two-sided; NAN if n/a */
+    double p_wilcoxon_holm, p_welch_holm, p_mw_holm;
+    double p, p_holm;           /* the primary test: Wilcoxon if paired,
+                                 * Mann-Whitney if not */
+    double mde_pct;             /* alpha 0.05, power 0.8 */
+} rcuprof_change;
+
+typedef struct rcuprof_table_st {
+    int metric;
+    size_t nvariants;
+    const char **variants;      /* borrowed from the results */
+    size_t baseline;
+    size_t nthreads;
+    unsigned *threads;
+    unsigned cpus_allowed;      /* smallest over the ok runs; 0 unknown */
+    rcuprof_cell *cells;        /* [t * nvariants + v] */
+    rcuprof_change *changes;    /* [t * nvariants + v]; v != baseline */
+    json_t *notes;              /* array of one-line strings */
+} rcuprof_table;
+
+/*
+ * baseline: a variant name, or NULL for the first variant.  -1 with err on
+ * an unknown baseline, fewer than 2 variants, or no ok runs.
+ */
+int rcuprof_table_build(const rcuprof_results *rs, const char *baseline,
+                        int metric, rcuprof_table *t, char *err,
+                        size_t errlen);
+void rcuprof_table_free(rcuprof_table *t);
+int rcuprof_table_oversubscribed(const rcuprof_table *t, size_t ti);
+
+/* Malloc'ed, NUL-terminated; NULL when memory ran out. */
+char *rcuprof_table_markdown(const rcuprof_table *t);
+char *rcuprof_table_csv(const rcuprof_table *t);
+json_t *rcuprof_table_json(const rcuprof_table *t, const rcuprof_results *rs);
+
+#endif
