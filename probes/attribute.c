@@ -1,0 +1,689 @@
+/*
+ * rcuprof attribution: symbolized samples -> shares of on-CPU samples per
+ * read-path bucket, per-line shares inside get_hold_current_qp with the
+ * skid flag, off-CPU time per thread and where threads left the CPU, top
+ * functions and lines, folded stacks.  See rcuprof_symbolize.h and
+ * probes/README.md ("Buckets and precedence").
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rcuprof_symbolize.h"
+
+#define MAX_NAMES 512
+
+static const char *const bucket_names[RCUPROF_BUCKET_N] = {
+    "get_hold_current_qp",
+    "rcu_read_lock_unlock",
+    "synchronize_rcu",
+    "pthread_rwlock",
+    "store_biglock",
+    "refcount",
+    "name_hashing",
+    "other"
+};
+
+const char *rcuprof_attribute_bucket_name(int bucket)
+{
+    if (bucket < 0 || bucket >= RCUPROF_BUCKET_N)
+        return "?";
+    return bucket_names[bucket];
+}
+
+static int has_prefix(const char *s, const char *p)
+{
+    return strncmp(s, p, strlen(p)) == 0;
+}
+
+static int has_suffix(const char *s, const char *x)
+{
+    size_t ls = strlen(s), lx = strlen(x);
+
+    return ls >= lx && strcmp(s + ls - lx, x) == 0;
+}
+
+/* PREFIX followed by one run of [A-Za-z0-9] then SUFFIX: EVP_MD_up_ref. */
+static int one_segment(const char *s, const char *prefix, const char *suffix)
+{
+    size_t lp = strlen(prefix), ls = strlen(s), lx = strlen(suffix), i;
+
+    if (!has_prefix(s, prefix) || !has_suffix(s, suffix) || ls <= lp + lx)
+        return 0;
+    for (i = lp; i < ls - lx; i++)
+        if (!isalnum((unsigned char)s[i]))
+            return 0;
+    return 1;
+}
+
+/* Strip compiler clone suffixes: foo.constprop.0, foo.part.1, foo.isra. */
+static void base_name(const char *fn, char *out, size_t n)
+{
+    const char *dot = strchr(fn, '.');
+    size_t len = dot != NULL ? (size_t)(dot - fn) : strlen(fn);
+
+    if (len >= n)
+        len = n - 1;
+    memcpy(out, fn, len);
+    out[len] = '\0';
+}
+
+int rcuprof_attribute_match(const char *function)
+{
+    static const char *const rcu_read[] = {
+        "ossl_rcu_read_lock", "ossl_rcu_read_unlock", NULL
+    };
+    static const char *const sync[] = {
+        "ossl_synchronize_rcu", "update_qp", "retire_qp",
+        "ossl_rcu_write_lock", "ossl_rcu_write_unlock", NULL
+    };
+    static const char *const biglock[] = {
+        /* crypto/property/property.c */
+        "ossl_property_read_lock", "ossl_property_write_lock",
+        "ossl_property_unlock", "ossl_method_lock_store",
+        "ossl_method_unlock_store",
+        /* crypto/evp/evp_fetch.c */
+        "reserve_evp_method_store", "unreserve_evp_method_store", NULL
+    };
+    static const char *const refcount[] = {
+        "ossl_method_up_ref", "ossl_method_free", "CRYPTO_UP_REF",
+        "CRYPTO_DOWN_REF", "CRYPTO_GET_REF", "ossl_provider_up_ref",
+        "ossl_provider_free", "CRYPTO_atomic_add", NULL
+    };
+    static const char *const hash_prefix[] = {
+        "ossl_namemap_", "ossl_ht_", "OPENSSL_LH_", "ossl_lh_",
+        "ossl_fnv1a_hash", "namemap_", "numname_", NULL
+    };
+    static const char *const rwlock_prefix[] = {
+        "pthread_rwlock_", "__pthread_rwlock_", "___pthread_rwlock_",
+        "__GI___pthread_rwlock_", "CRYPTO_THREAD_read_lock",
+        "CRYPTO_THREAD_write_lock", "CRYPTO_THREAD_unlock", NULL
+    };
+    char fn[256];
+    int i;
+
+    if (function == NULL)
+        return -1;
+    base_name(function, fn, sizeof(fn));
+    if (strcmp(fn, "get_hold_current_qp") == 0)
+        return RCUPROF_BUCKET_GET_HOLD_QP;
+    for (i = 0; rcu_read[i] != NULL; i++)
+        if (strcmp(fn, rcu_read[i]) == 0)
+            return RCUPROF_BUCKET_RCU_READ;
+    for (i = 0; sync[i] != NULL; i++)
+        if (strcmp(fn, sync[i]) == 0)
+            return RCUPROF_BUCKET_SYNC_RCU;
+    for (i = 0; biglock[i] != NULL; i++)
+        if (strcmp(fn, biglock[i]) == 0)
+            return RCUPROF_BUCKET_BIGLOCK;
+    for (i = 0; rwlock_prefix[i] != NULL; i++)
+        if (has_prefix(fn, rwlock_prefix[i]))
+            return RCUPROF_BUCKET_RWLOCK;
+    for (i = 0; refcount[i] != NULL; i++)
+        if (strcmp(fn, refcount[i]) == 0)
+            return RCUPROF_BUCKET_REFCOUNT;
+    if (one_segment(fn, "EVP_", "_up_ref") || one_segment(fn, "EVP_", "_free")
+        || one_segment(fn, "evp_", "_up_ref")
+        || one_segment(fn, "evp_", "_free"))
+        return RCUPROF_BUCKET_REFCOUNT;
+    for (i = 0; hash_prefix[i] != NULL; i++)
+        if (has_prefix(fn, hash_prefix[i]))
+            return RCUPROF_BUCKET_NAMEHASH;
+    if (strcmp(fn, "OPENSSL_strcasecmp") == 0
+        || strcmp(fn, "OPENSSL_strncasecmp") == 0)
+        return RCUPROF_BUCKET_NAMEHASH;
+    return -1;
+}
+
+int rcuprof_attribute_classify(const char *const *names, size_t n)
+{
+    size_t i, j;
+    int b;
+
+    for (i = 0; i < n; i++) {
+        b = rcuprof_attribute_match(names[i]);
+        if (b < 0)
+            continue;
+        /* The store's lock is an rwlock: its wait is the biglock path. */
+        if (b == RCUPROF_BUCKET_RWLOCK)
+            for (j = i + 1; j < n; j++)
+                if (rcuprof_attribute_match(names[j])
+                    == RCUPROF_BUCKET_BIGLOCK)
+                    return RCUPROF_BUCKET_BIGLOCK;
+        return b;
+    }
+    return RCUPROF_BUCKET_OTHER;
+}
+
+/* ---- the report ---- */
+
+static int parse_hex(const json_t *j, uint64_t *v)
+{
+    const char *s = json_string_value(j);
+    char *end;
+
+    if (s == NULL)
+        return -1;
+    errno = 0;
+    *v = strtoull(s, &end, 16);
+    return errno != 0 || *end != '\0' ? -1 : 0;
+}
+
+static void add_count(json_t *map, const char *key, json_int_t by)
+{
+    json_t *v = json_object_get(map, key);
+
+    if (v == NULL)
+        json_object_set_new(map, key, json_integer(by));
+    else
+        json_integer_set(v, json_integer_value(v) + by);
+}
+
+/*
+ * A name for an address with no inline chain: its symbol, else "[module]"
+ * ("[vdso]", "[libfoo.so]"), "[kernel]" or "[unknown]".  Module labels
+ * live in LABELS (a JSON object used as a string pool).
+ */
+static const char *sym_label(const struct rcuprof_symbol *sym, json_t *labels)
+{
+    const char *base;
+    char buf[300];
+    json_t *v;
+
+    if (sym == NULL)
+        return "[unknown]";
+    if (sym->status == RCUPROF_SYM_KERNEL)
+        return "[kernel]";
+    if (sym->symbol != NULL)
+        return sym->symbol;
+    if (sym->module == NULL || labels == NULL)
+        return "[unknown]";
+    base = strrchr(sym->module, '/');
+    base = base != NULL ? base + 1 : sym->module;
+    snprintf(buf, sizeof(buf), base[0] == '[' ? "%s" : "[%s]", base);
+    v = json_object_get(labels, buf);
+    if (v == NULL) {
+        json_object_set_new(labels, buf, json_string(buf));
+        v = json_object_get(labels, buf);
+    }
+    return json_string_value(v);
+}
+
+struct kv {
+    const char *key;
+    json_int_t v;
+};
+
+static int kv_cmp(const void *a, const void *b)
+{
+    const struct kv *x = a, *y = b;
+
+    if (x->v != y->v)
+        return x->v < y->v ? 1 : -1;
+    return strcmp(x->key, y->key);
+}
+
+/* Sorted (descending) view of a {key: integer} map; caller frees. */
+static struct kv *sorted(json_t *map, size_t *n)
+{
+    struct kv *a = calloc(json_object_size(map) + 1, sizeof(*a));
+    const char *k;
+    json_t *v;
+    size_t i = 0;
+
+    if (a == NULL) {
+        *n = 0;
+        return NULL;
+    }
+    json_object_foreach(map, k, v) {
+        a[i].key = k;
+        a[i].v = json_integer_value(v);
+        i++;
+    }
+    qsort(a, i, sizeof(*a), kv_cmp);
+    *n = i;
+    return a;
+}
+
+static double share(json_int_t part, json_int_t whole)
+{
+    return whole > 0 ? (double)part / (double)whole : 0.0;
+}
+
+json_t *rcuprof_attribute(const json_t *samples, struct rcuprof_symbolize *s,
+                          const struct rcuprof_attribute_opts *o,
+                          char *errbuf, size_t n)
+{
+    struct rcuprof_symbolize *own = NULL;
+    const json_t *addrs, *rows, *threads, *row;
+    uint64_t *addr = NULL;
+    json_int_t on_total = 0, unresolved = 0, kernel = 0, gh_total = 0;
+    json_int_t bucket_on[RCUPROF_BUCKET_N] = { 0 };
+    json_int_t bucket_off[RCUPROF_BUCKET_N] = { 0 };
+    json_int_t bucket_sw[RCUPROF_BUCKET_N] = { 0 };
+    json_t *fn_map = NULL, *line_map = NULL, *folded_map = NULL;
+    json_t *gh_lines = NULL, *gh_addrs = NULL, *gh_skid = NULL;
+    json_t *where = NULL, *thr_on = NULL, *labels = NULL;
+    json_t *rep = NULL, *arr, *errors;
+    const char *names[MAX_NAMES];
+    unsigned top = o != NULL && o->top != 0 ? o->top : 20;
+    size_t i, j, naddr, nkv;
+    struct kv *kv;
+    char key[1024];
+
+    if (json_is_object(json_object_get(samples, "samples")))
+        samples = json_object_get(samples, "samples");
+    addrs = json_object_get(samples, "addresses");
+    rows = json_object_get(samples, "rows");
+    threads = json_object_get(samples, "threads");
+    if (!json_is_array(addrs) || !json_is_array(rows)) {
+        snprintf(errbuf, n, "samples: no \"addresses\"/\"rows\": not a "
+                 "result of a run with --sample (member `samples` is null?)");
+        return NULL;
+    }
+    naddr = json_array_size(addrs);
+    addr = calloc(naddr + 1, sizeof(*addr));
+    if (addr == NULL)
+        goto oom;
+    for (i = 0; i < naddr; i++)
+        if (parse_hex(json_array_get(addrs, i), &addr[i]) != 0) {
+            snprintf(errbuf, n, "samples: address %zu is not a hex string",
+                     i);
+            free(addr);
+            return NULL;
+        }
+    if (s == NULL) {
+        if (rcuprof_symbolize_from_json(&own, samples, errbuf, n) != 0) {
+            free(addr);
+            return NULL;
+        }
+        s = own;
+    }
+    fn_map = json_object();
+    line_map = json_object();
+    folded_map = json_object();
+    gh_lines = json_object();
+    gh_addrs = json_object();
+    gh_skid = json_object();
+    where = json_object();
+    thr_on = json_object();
+    labels = json_object();
+
+    json_array_foreach(rows, i, row) {
+        const json_t *stack = json_array_get(row, 5);
+        json_int_t kind = json_integer_value(json_array_get(row, 3));
+        json_int_t off_ns = json_integer_value(json_array_get(row, 4));
+        json_int_t thread = json_integer_value(json_array_get(row, 0));
+        const struct rcuprof_symbol *leaf = NULL, *first_user = NULL;
+        size_t nn = 0, fl = 0;
+        int b;
+
+        if (!json_is_array(stack))
+            continue;
+        for (j = 0; j < json_array_size(stack) && nn < MAX_NAMES; j++) {
+            json_int_t ix = json_integer_value(json_array_get(stack, j));
+            const struct rcuprof_symbol *sym;
+            unsigned f;
+
+            if (ix < 0 || (size_t)ix >= naddr)
+                continue;
+            /* Return addresses: resolve the call, not what follows it. */
+            sym = rcuprof_symbolize_addr(s, j == 0 ? addr[ix]
+                                                   : addr[ix] - 1);
+            if (j == 0)
+                leaf = sym;
+            if (sym == NULL)
+                continue;
+            if (first_user == NULL && sym->status != RCUPROF_SYM_KERNEL)
+                first_user = sym;
+            if (sym->nframes == 0) {
+                names[nn++] = sym_label(sym, labels);
+                continue;
+            }
+            for (f = 0; f < sym->nframes && nn < MAX_NAMES; f++)
+                names[nn++] = sym->frames[f].function;
+        }
+        b = rcuprof_attribute_classify(names, nn);
+        if (kind != 0) {
+            /* A switch-out: where the thread left the CPU, for how long. */
+            bucket_off[b] += off_ns;
+            bucket_sw[b]++;
+            snprintf(key, sizeof(key), "%" JSON_INTEGER_FORMAT "\t%s\t%s",
+                     thread, rcuprof_attribute_bucket_name(b),
+                     first_user != NULL && first_user->nframes > 0
+                     ? first_user->frames[0].function
+                     : sym_label(first_user, labels));
+            add_count(where, key, off_ns);
+            continue;
+        }
+        on_total++;
+        bucket_on[b]++;
+        snprintf(key, sizeof(key), "%" JSON_INTEGER_FORMAT, thread);
+        add_count(thr_on, key, 1);
+        if (leaf != NULL && leaf->status == RCUPROF_SYM_KERNEL)
+            kernel++;
+        else if (leaf == NULL || leaf->status != RCUPROF_SYM_OK)
+            unresolved++;
+        /* self: innermost scope of the sampled address */
+        add_count(fn_map, nn > 0 ? names[0] : "[unknown]", 1);
+        if (leaf != NULL && leaf->file != NULL) {
+            snprintf(key, sizeof(key), "%s:%d\t%s", leaf->file, leaf->line,
+                     nn > 0 ? names[0] : "?");
+            add_count(line_map, key, 1);
+        }
+        /* inside the inlined body of get_hold_current_qp */
+        if (leaf != NULL && leaf->status == RCUPROF_SYM_OK) {
+            unsigned f;
+
+            for (f = 0; f < leaf->nframes; f++)
+                if (rcuprof_attribute_match(leaf->frames[f].function)
+                    == RCUPROF_BUCKET_GET_HOLD_QP)
+                    break;
+            if (f < leaf->nframes) {
+                gh_total++;
+                snprintf(key, sizeof(key), "%s:%d",
+                         leaf->frames[f].file != NULL
+                         ? leaf->frames[f].file : "?",
+                         leaf->frames[f].line);
+                add_count(gh_lines, key, 1);
+                snprintf(key, sizeof(key), "0x%" PRIx64, leaf->addr);
+                add_count(gh_addrs, key, 1);
+            }
+        }
+        if (o != NULL && o->folded) {
+            size_t len = 0;
+
+            key[0] = '\0';
+            for (fl = nn; fl > 0 && len + 2 < sizeof(key); fl--) {
+                int w = snprintf(key + len, sizeof(key) - len, "%s%s",
+                                 len > 0 ? ";" : "", names[fl - 1]);
+
+                if (w < 0 || (size_t)w >= sizeof(key) - len)
+                    break;
+                len += (size_t)w;
+            }
+            add_count(folded_map, key, 1);
+        }
+    }
+
+    rep = json_pack("{s:s, s:I, s:I, s:I}",
+                    "schema", "rcuprof-attribution/1",
+                    "on_cpu_samples", on_total,
+                    "kernel_samples", kernel,
+                    "unresolved_samples", unresolved);
+    json_object_set(rep, "event", json_object_get(samples, "event"));
+    json_object_set(rep, "totals", json_object_get(samples, "totals"));
+    json_object_set_new(rep, "modules", rcuprof_symbolize_modules_json(s));
+    errors = json_array();
+    {
+        json_t *mods = json_object_get(rep, "modules"), *m;
+
+        json_array_foreach(mods, i, m)
+            if (!json_is_null(json_object_get(m, "message")))
+                json_array_append(errors, json_object_get(m, "message"));
+    }
+    json_object_set_new(rep, "errors", errors);
+    json_object_set_new(rep, "distinct_addresses", json_integer(
+        (json_int_t)rcuprof_symbolize_resolved(s)));
+
+    arr = json_array();
+    for (i = 0; i < RCUPROF_BUCKET_N; i++)
+        json_array_append_new(arr, json_pack(
+            "{s:s, s:I, s:f, s:I, s:I}",
+            "bucket", rcuprof_attribute_bucket_name((int)i),
+            "samples", bucket_on[i], "share", share(bucket_on[i], on_total),
+            "off_cpu_ns", bucket_off[i], "switch_outs", bucket_sw[i]));
+    json_object_set_new(rep, "buckets", arr);
+
+    /* get_hold_current_qp's lines and addresses, with the skid flag */
+    {
+        json_t *gh = json_pack("{s:I, s:f}", "samples", gh_total,
+                               "share_of_on_cpu", share(gh_total, on_total));
+        json_t *la = json_array(), *aa = json_array();
+
+        kv = sorted(gh_addrs, &nkv);
+        for (i = 0; i < nkv; i++) {
+            uint64_t a = strtoull(kv[i].key, NULL, 16);
+            const struct rcuprof_symbol *sym = rcuprof_symbolize_addr(s, a);
+            int skid = rcuprof_symbolize_likely_skid(s, a);
+            unsigned f;
+            const char *lf = "?";
+            int ll = 0;
+
+            for (f = 0; sym != NULL && f < sym->nframes; f++)
+                if (rcuprof_attribute_match(sym->frames[f].function)
+                    == RCUPROF_BUCKET_GET_HOLD_QP) {
+                    lf = sym->frames[f].file != NULL ? sym->frames[f].file
+                                                     : "?";
+                    ll = sym->frames[f].line;
+                    break;
+                }
+            json_array_append_new(aa, json_pack(
+                "{s:s, s:s, s:i, s:s, s:i, s:I, s:f, s:o}", "addr", kv[i].key,
+                "file", lf, "line", ll,
+                "innermost_file", sym != NULL && sym->file != NULL
+                    ? sym->file : "?",
+                "innermost_line", sym != NULL ? sym->line : 0,
+                "samples", kv[i].v, "share", share(kv[i].v, gh_total),
+                "likely_skid", skid < 0 ? json_null()
+                                        : json_boolean(skid)));
+            if (skid == 1) {
+                snprintf(key, sizeof(key), "%s:%d", lf, ll);
+                add_count(gh_skid, key, kv[i].v);
+            }
+        }
+        free(kv);
+        kv = sorted(gh_lines, &nkv);
+        for (i = 0; i < nkv; i++) {
+            json_t *sk = json_object_get(gh_skid, kv[i].key);
+
+            json_array_append_new(la, json_pack(
+                "{s:s, s:I, s:f, s:I}", "line", kv[i].key,
+                "samples", kv[i].v, "share", share(kv[i].v, gh_total),
+                "likely_skid_samples",
+                sk != NULL ? json_integer_value(sk) : (json_int_t)0));
+        }
+        free(kv);
+        json_object_set_new(gh, "lines", la);
+        json_object_set_new(gh, "addresses", aa);
+        json_object_set_new(rep, "get_hold_current_qp", gh);
+    }
+
+    /* threads: on-CPU samples, off-CPU time, where they left the CPU */
+    arr = json_array();
+    {
+        const json_t *t;
+
+        json_array_foreach(threads, i, t) {
+            json_int_t id = json_integer_value(json_object_get(t, "id"));
+            json_int_t ws = json_integer_value(
+                json_object_get(t, "window_start_ns"));
+            json_int_t we = json_integer_value(
+                json_object_get(t, "window_end_ns"));
+            json_int_t off = json_integer_value(
+                json_object_get(t, "off_cpu_ns"));
+            json_t *on, *tj, *wl = json_array();
+            char pre[32];
+            size_t plen;
+
+            snprintf(key, sizeof(key), "%" JSON_INTEGER_FORMAT, id);
+            on = json_object_get(thr_on, key);
+            snprintf(pre, sizeof(pre), "%" JSON_INTEGER_FORMAT "\t", id);
+            plen = strlen(pre);
+            kv = sorted(where, &nkv);
+            for (j = 0; j < nkv && json_array_size(wl) < top; j++) {
+                const char *k = kv[j].key, *tab;
+
+                if (strncmp(k, pre, plen) != 0)
+                    continue;
+                tab = strchr(k + plen, '\t');
+                if (tab == NULL)
+                    continue;
+                json_array_append_new(wl, json_pack(
+                    "{s:s%, s:s, s:I}", "bucket", k + plen,
+                    (size_t)(tab - k - plen), "function", tab + 1,
+                    "off_cpu_ns", kv[j].v));
+            }
+            free(kv);
+            tj = json_pack("{s:I, s:O?, s:O?, s:I, s:I, s:O?, s:O?, s:I, s:f, "
+                           "s:o}", "id", id,
+                           "tid", json_object_get(t, "tid"),
+                           "role", json_object_get(t, "role"),
+                           "on_cpu_samples",
+                           on != NULL ? json_integer_value(on) : 0,
+                           "off_cpu_ns", off,
+                           "switch_outs", json_object_get(t, "switch_outs"),
+                           "preempted", json_object_get(t, "preempted"),
+                           "window_ns", we > ws ? we - ws : 0,
+                           "off_cpu_share", we > ws
+                               ? (double)off / (double)(we - ws) : 0.0,
+                           "left_cpu_at", wl);
+            if (tj != NULL) {
+                json_object_set(tj, "off_cpu_blocked_ns",
+                                json_object_get(t, "off_cpu_blocked_ns"));
+                json_object_set(tj, "off_cpu_preempted_ns",
+                                json_object_get(t, "off_cpu_preempted_ns"));
+                json_array_append_new(arr, tj);
+            }
+        }
+    }
+    json_object_set_new(rep, "threads", arr);
+
+    arr = json_array();
+    kv = sorted(fn_map, &nkv);
+    for (i = 0; i < nkv && i < top; i++)
+        json_array_append_new(arr, json_pack(
+            "{s:s, s:I, s:f}", "function", kv[i].key, "samples", kv[i].v,
+            "share", share(kv[i].v, on_total)));
+    free(kv);
+    json_object_set_new(rep, "top_functions", arr);
+    arr = json_array();
+    kv = sorted(line_map, &nkv);
+    for (i = 0; i < nkv && i < top; i++) {
+        const char *tab = strchr(kv[i].key, '\t');
+
+        json_array_append_new(arr, json_pack(
+            "{s:s%, s:s, s:I, s:f}", "line", kv[i].key,
+            tab != NULL ? (size_t)(tab - kv[i].key) : strlen(kv[i].key),
+            "function", tab != NULL ? tab + 1 : "?", "samples", kv[i].v,
+            "share", share(kv[i].v, on_total)));
+    }
+    free(kv);
+    json_object_set_new(rep, "top_lines", arr);
+    if (o != NULL && o->folded) {
+        arr = json_array();
+        kv = sorted(folded_map, &nkv);
+        for (i = 0; i < nkv; i++) {
+            char *line = NULL;
+
+            if (asprintf(&line, "%s %" JSON_INTEGER_FORMAT, kv[i].key,
+                         kv[i].v) >= 0) {
+                json_array_append_new(arr, json_string(line));
+                free(line);
+            }
+        }
+        free(kv);
+        json_object_set_new(rep, "folded", arr);
+    }
+
+    json_decref(fn_map);
+    json_decref(line_map);
+    json_decref(folded_map);
+    json_decref(gh_lines);
+    json_decref(gh_addrs);
+    json_decref(gh_skid);
+    json_decref(where);
+    json_decref(thr_on);
+    json_decref(labels);
+    rcuprof_symbolize_free(own);
+    free(addr);
+    return rep;
+ oom:
+    snprintf(errbuf, n, "attribution: out of memory");
+    free(addr);
+    return NULL;
+}
+
+void rcuprof_attribute_print(FILE *fp, const json_t *rep)
+{
+    const json_t *e, *arr;
+    size_t i;
+
+    fprintf(fp, "on-CPU samples: %" JSON_INTEGER_FORMAT
+            " (%" JSON_INTEGER_FORMAT " in the kernel, %" JSON_INTEGER_FORMAT
+            " unresolved), event %s\n",
+            json_integer_value(json_object_get(rep, "on_cpu_samples")),
+            json_integer_value(json_object_get(rep, "kernel_samples")),
+            json_integer_value(json_object_get(rep, "unresolved_samples")),
+            json_string_value(json_object_get(
+                json_object_get(rep, "event"), "name")) != NULL
+            ? json_string_value(json_object_get(
+                json_object_get(rep, "event"), "name")) : "?");
+    json_array_foreach(json_object_get(rep, "errors"), i, e)
+        fprintf(fp, "warning: %s\n", json_string_value(e));
+    fprintf(fp, "\n%-22s %9s %7s %14s %8s\n", "bucket", "samples", "share",
+            "off-CPU ms", "switches");
+    json_array_foreach(json_object_get(rep, "buckets"), i, e)
+        fprintf(fp, "%-22s %9" JSON_INTEGER_FORMAT " %6.1f%% %14.3f %8"
+                JSON_INTEGER_FORMAT "\n",
+                json_string_value(json_object_get(e, "bucket")),
+                json_integer_value(json_object_get(e, "samples")),
+                100.0 * json_real_value(json_object_get(e, "share")),
+                json_integer_value(json_object_get(e, "off_cpu_ns")) / 1e6,
+                json_integer_value(json_object_get(e, "switch_outs")));
+    e = json_object_get(rep, "get_hold_current_qp");
+    fprintf(fp, "\nget_hold_current_qp: %" JSON_INTEGER_FORMAT
+            " samples; by line:\n",
+            json_integer_value(json_object_get(e, "samples")));
+    json_array_foreach(json_object_get(e, "lines"), i, arr)
+        fprintf(fp, "  %-50s %7" JSON_INTEGER_FORMAT " %6.1f%%%s\n",
+                json_string_value(json_object_get(arr, "line")),
+                json_integer_value(json_object_get(arr, "samples")),
+                100.0 * json_real_value(json_object_get(arr, "share")),
+                json_integer_value(json_object_get(arr,
+                                                   "likely_skid_samples"))
+                > 0 ? "  (includes likely skid after a locked RMW)" : "");
+    fprintf(fp, "\n%-6s %-8s %9s %12s %8s %9s %11s %11s\n", "thread",
+            "role", "samples", "off-CPU ms", "off %", "switches",
+            "blocked ms", "preempt ms");
+    json_array_foreach(json_object_get(rep, "threads"), i, e) {
+        const json_t *w;
+        size_t k;
+
+        fprintf(fp, "%-6" JSON_INTEGER_FORMAT " %-8s %9" JSON_INTEGER_FORMAT
+                " %12.3f %7.1f%% %9" JSON_INTEGER_FORMAT " %11.3f %11.3f\n",
+                json_integer_value(json_object_get(e, "id")),
+                json_string_value(json_object_get(e, "role")) != NULL
+                ? json_string_value(json_object_get(e, "role")) : "?",
+                json_integer_value(json_object_get(e, "on_cpu_samples")),
+                json_integer_value(json_object_get(e, "off_cpu_ns")) / 1e6,
+                100.0 * json_real_value(json_object_get(e, "off_cpu_share")),
+                json_integer_value(json_object_get(e, "switch_outs")),
+                json_integer_value(json_object_get(e, "off_cpu_blocked_ns"))
+                / 1e6,
+                json_integer_value(json_object_get(e,
+                                                   "off_cpu_preempted_ns"))
+                / 1e6);
+        json_array_foreach(json_object_get(e, "left_cpu_at"), k, w)
+            if (k < 3)
+                fprintf(fp, "         left the CPU in %s (%s): %.3f ms\n",
+                        json_string_value(json_object_get(w, "function")),
+                        json_string_value(json_object_get(w, "bucket")),
+                        json_integer_value(json_object_get(w, "off_cpu_ns"))
+                        / 1e6);
+    }
+    fprintf(fp, "\ntop functions (innermost scope):\n");
+    json_array_foreach(json_object_get(rep, "top_functions"), i, e)
+        fprintf(fp, "  %6.1f%%  %s\n",
+                100.0 * json_real_value(json_object_get(e, "share")),
+                json_string_value(json_object_get(e, "function")));
+    fprintf(fp, "\ntop lines:\n");
+    json_array_foreach(json_object_get(rep, "top_lines"), i, e)
+        fprintf(fp, "  %6.1f%%  %s  %s\n",
+                100.0 * json_real_value(json_object_get(e, "share")),
+                json_string_value(json_object_get(e, "line")),
+                json_string_value(json_object_get(e, "function")));
+}
