@@ -62,6 +62,16 @@ void rcuprof_driver_error_message(const struct rcuprof_driver_result *r,
 /* run.c */
 int rcuprof_cmd_run(int argc, char **argv);
 
+/* sweep.c, compare.c, report.c (issue 9; results.h has the pure parts) */
+int rcuprof_cmd_sweep(int argc, char **argv);
+int rcuprof_cmd_compare(int argc, char **argv);
+int rcuprof_cmd_report(int argc, char **argv);
+
+/* attribute.c */
+int rcuprof_cmd_attribute(int argc, char **argv);
+json_t *rcuprof_attribute_result(const json_t *res, unsigned top, int folded,
+                                 char *err, size_t n);
+
 /* events.c */
 int rcuprof_cmd_events(int argc, char **argv);
 

@@ -19,10 +19,20 @@ static const struct cmd cmds[] = {
     { "variant", rcuprof_cmd_variant,
       "variant add NAME --base V [--patch FILE]... | --source DIR [--description TEXT]\n"
       "                                         define a variant for a before/after question" },
+    { "attribute", rcuprof_cmd_attribute,
+      "attribute RESULT [--json] [--top N]  where sampled time went, inlined frames named" },
     { "events", rcuprof_cmd_events,
       "events [--json] [--encode NAME]  what this machine can count (PMUs, presets, each event)" },
     { "run", rcuprof_cmd_run,
       "run --variant V [--threads N] [...]  one measurement (rcuprof run --help)" },
+    { "sweep", rcuprof_cmd_sweep,
+      "sweep --variants A,B --threads LIST --reps N --out DIR [--resume] [...]\n"
+      "                                         interleaved repetitions into DIR/results.jsonl" },
+    { "compare", rcuprof_cmd_compare,
+      "compare RESULTS... [--baseline V] [--metric M] [--format md|csv|json]\n"
+      "                                         the A/B table: intervals, paired tests, Holm, MDE" },
+    { "report", rcuprof_cmd_report,
+      "report RESULTS... --out DIR     tables (md, csv, json) and plots of a sweep" },
 };
 
 static void usage(FILE *f)

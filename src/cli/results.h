@@ -146,4 +146,14 @@ char *rcuprof_table_markdown(const rcuprof_table *t);
 char *rcuprof_table_csv(const rcuprof_table *t);
 json_t *rcuprof_table_json(const rcuprof_table *t, const rcuprof_results *rs);
 
+/* ---------------------------------------------------------------------- */
+/* CLI helpers (compare.c)                                                 */
+
+/*
+ * Read every path into rs, printing a warning line for skipped lines; on
+ * an error prints the one-line message (prefixed with cmd) and returns -1.
+ */
+int rcuprof_results_load_all(rcuprof_results *rs, char *const *paths,
+                             size_t n, const char *cmd);
+
 #endif

@@ -1,6 +1,7 @@
 /* `rcuprof run`: one measurement through the variant's driver. */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "rcuprof_symbolize.h"
 
 #include <getopt.h>
 #include <limits.h>
@@ -75,6 +76,17 @@ static void print_human(json_t *res)
     printf("probes         %s\n", json_is_null(json_object_get(res, "probes"))
            ? "none (this variant carries no probe layer)" : "collected");
     print_counters(json_object_get(res, "counters"), run);
+    if (json_is_object(json_object_get(res, "samples"))) {
+        char err[512];
+        json_t *rep = rcuprof_attribute_result(res, 10, 0, err, sizeof(err));
+
+        printf("\n");
+        if (rep != NULL)
+            rcuprof_attribute_print(stdout, rep);
+        else
+            printf("attribution    failed: %s\n", err);
+        json_decref(rep);
+    }
 }
 
 int rcuprof_cmd_run(int argc, char **argv)
@@ -97,7 +109,7 @@ int rcuprof_cmd_run(int argc, char **argv)
 
     optind = 1;
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, "n:d:w:N:f:q:l:p:W:m:u:r:R:c:C:x:e:Hv:T:jo:th", opts,
+    while ((ch = getopt_long(argc, argv, "n:d:w:N:f:q:l:p:W:m:u:r:R:c:C:x:e:HS:F:E:v:T:jo:th", opts,
                              NULL)) != -1) {
         const char *lname = NULL;
         size_t k;

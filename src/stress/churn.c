@@ -28,6 +28,7 @@
 #include <openssl/evp.h>
 #include <openssl/provider.h>
 #include "internal/rcu.h"
+#include "rcuprof_sampler.h"
 
 OSSL_LIB_CTX *rcuprof_fetch_libctx(const struct rcuprof_run *run);
 int rcuprof_fetch_with_query(const struct rcuprof_run *run, const char *propq,
@@ -121,7 +122,17 @@ static void *writer_main(void *arg)
 {
     struct writer *w = arg;
     struct churn *c = w->c;
+    struct rcuprof_sampler *smp = c->run->sampler;
     uint64_t next = mono_ns(), i = w->id;
+
+    /* Writers are sampled too: that is where ossl_synchronize_rcu runs.
+     * Their sampler slots follow the workers'. */
+    if (smp != NULL) {
+        rcuprof_sampler_set_role(smp, c->run->cfg.threads + w->id, "writer");
+        if (rcuprof_sampler_open(smp, c->run->cfg.threads + w->id, w->error,
+                                 sizeof(w->error)) != 0)
+            w->failures++;
+    }
 
     while (!atomic_load_explicit(&c->stop, memory_order_relaxed)) {
         enum kind k = c->kinds[i++ % c->nkinds];
@@ -240,11 +251,20 @@ void rcuprof_churn_window(struct rcuprof_run *run, int open)
 
     if (c == NULL)
         return;
+    unsigned i;
+
     if (open)
         c->open_ns = mono_ns();
     else
         c->close_ns = mono_ns();
     atomic_store(&c->counting, open);
+    /* ioctl on a writer's events works from this (main) thread. */
+    for (i = 0; run->sampler != NULL && i < c->nwriters; i++) {
+        if (open)
+            rcuprof_sampler_start(run->sampler, run->cfg.threads + i);
+        else
+            rcuprof_sampler_stop(run->sampler, run->cfg.threads + i);
+    }
 }
 
 void rcuprof_churn_stop(struct rcuprof_run *run)

@@ -20,6 +20,7 @@
 
 #include "rcuprof_placement.h"
 #include "rcuprof_counters_hooks.h"
+#include "rcuprof_sampler_hooks.h"
 
 #define RCUPROF_DRIVER_PROTOCOL 1
 
@@ -139,10 +140,13 @@ static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
     c->write_rate = strtoull(defs['R'], NULL, 10);
     snprintf(c->churn, sizeof(c->churn), "%s", defs['c']);
     c->compat = 0;
+    c->sample = strcmp(defs['S'], "on") == 0;
+    c->sample_freq = strtoull(defs['F'], NULL, 10);
+    snprintf(c->sample_event, sizeof(c->sample_event), "%s", defs['E']);
     c->rtt = strcmp(defs['x'], "on") == 0;
 
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, "n:d:w:N:f:q:l:p:W:m:u:r:R:c:C:x:e:HVh", long_opts,
+    while ((ch = getopt_long(argc, argv, "n:d:w:N:f:q:l:p:W:m:u:r:R:c:C:x:e:HS:F:E:Vh", long_opts,
                              NULL)) != -1) {
         switch (ch) {
         case 'n':
@@ -263,6 +267,25 @@ static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
         case 'H':
             c->require_hw = 1;
             break;
+        case 'S':
+            if (strcmp(optarg, "on") != 0 && strcmp(optarg, "off") != 0) {
+                rcuprof_stress_error("usage", "--sample '%s': use on or off", optarg);
+                return RCUPROF_EXIT_USAGE;
+            }
+            c->sample = strcmp(optarg, "on") == 0;
+            break;
+        case 'F':
+            if (parse_u64("sample-freq", optarg, 1, 100000, &v))
+                return RCUPROF_EXIT_USAGE;
+            c->sample_freq = v;
+            break;
+        case 'E':
+            if (strlen(optarg) >= sizeof(c->sample_event) || optarg[0] == '\0') {
+                rcuprof_stress_error("usage", "--sample-event: give an event name");
+                return RCUPROF_EXIT_USAGE;
+            }
+            snprintf(c->sample_event, sizeof(c->sample_event), "%s", optarg);
+            break;
         case 'V':
             printf("%s\n", rcuprof_build_json);
             exit(0);
@@ -270,7 +293,7 @@ static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
             usage(stdout);
             exit(0);
         default:
-            if (optopt != 0 && optopt < 128 && strchr("ndwNfqlpWmurRcCxe", optopt) != NULL)
+            if (optopt != 0 && optopt < 128 && strchr("ndwNfqlpWmurRcCxeSFE", optopt) != NULL)
                 rcuprof_stress_error("usage", "option -%c needs a value: see --help",
                                      optopt);
             else
@@ -330,6 +353,41 @@ static int open_counters(struct rcuprof_run *run, struct rcuprof_counters **ctr)
     }
     rcuprof_counters_hooks_attach(*ctr);
     run->hooks[run->nhooks++] = &rcuprof_counters_hooks;
+    return 0;
+}
+
+/*
+ * --sample on: every worker (through the hooks) and every churn writer
+ * (churn.c opens its own) samples its window.
+ */
+static int open_sampler(struct rcuprof_run *run, struct rcuprof_sampler **smp)
+{
+    struct rcuprof_sampler_config sc;
+    unsigned writers = run->cfg.writers != 0 ? run->cfg.writers
+                       : run->cfg.write_rate != 0 ? 1 : 0;
+    char err[512];
+    int rc;
+
+    if (!run->cfg.sample)
+        return 0;
+    memset(&sc, 0, sizeof(sc));
+    sc.event = run->cfg.sample_event;
+    sc.freq = run->cfg.sample_freq;
+    sc.duration_ms = run->cfg.ops != 0 ? 0 : run->cfg.duration_ms;
+    sc.fallback_cpu_clock = 1;
+    rc = rcuprof_sampler_new(smp, &sc, run->cfg.threads + writers, err,
+                             sizeof(err));
+    if (rc == RCUPROF_SAMPLER_EENCODE || rc == RCUPROF_SAMPLER_EINVAL) {
+        rcuprof_stress_error("usage", "--sample: %s", err);
+        return RCUPROF_EXIT_USAGE;
+    }
+    if (rc != 0) {
+        rcuprof_stress_error("setup", "--sample: %s", err);
+        return RCUPROF_EXIT_SETUP;
+    }
+    rcuprof_sampler_hooks_attach(*smp);
+    run->hooks[run->nhooks++] = &rcuprof_sampler_hooks;
+    run->sampler = *smp;
     return 0;
 }
 
@@ -512,6 +570,7 @@ int main(int argc, char **argv)
     double rtt[2] = { -1, -1 };
     int64_t steal0, steal1;
     struct rcuprof_counters *ctr = NULL;
+    struct rcuprof_sampler *smp = NULL;
     json_error_t jerr;
     char err[512] = "";
     uint64_t ops, cpu;
@@ -565,6 +624,14 @@ int main(int argc, char **argv)
 
     rc = open_counters(&run, &ctr);
     if (rc != 0) {
+        workload_teardown(&run);
+        json_decref(build);
+        return rc;
+    }
+
+    rc = open_sampler(&run, &smp);
+    if (rc != 0) {
+        rcuprof_counters_free(ctr);
         workload_teardown(&run);
         json_decref(build);
         return rc;
@@ -635,6 +702,7 @@ int main(int argc, char **argv)
     json_decref(out);
     workload_teardown(&run);
     rcuprof_counters_free(ctr);
+    rcuprof_sampler_free(smp);
     rcuprof_placement_plan_free(plan);
     hwloc_bitmap_free(allowed);
     hwloc_topology_destroy(topo);

@@ -53,6 +53,9 @@ struct rcuprof_config {
     int rtt;
     char events[1024];          /* --events, empty = no counters */
     int require_hw;
+    int sample;                 /* --sample on */
+    uint64_t sample_freq;
+    char sample_event[128];
 };
 
 /*
@@ -122,6 +125,7 @@ struct rcuprof_workload {
 };
 
 struct rcuprof_placement_plan;
+struct rcuprof_sampler;
 
 struct rcuprof_run {
     struct rcuprof_config cfg;
@@ -135,6 +139,7 @@ struct rcuprof_run {
     struct rcuprof_slot *slots;
 
     void *churn_state;          /* churn.c */
+    struct rcuprof_sampler *sampler;    /* --sample: writers open theirs */
 
     /* Harness results. */
     uint64_t wall_ns;           /* main thread: window open to last close */

@@ -8,6 +8,10 @@ table=$(sed -n '/^## 1. CLI/,/^## 2/p' "$DOC")
     "$RCUPROF" run --help
     "$RCUPROF" variant add NAME --help
     "$RCUPROF" events --help
+    "$RCUPROF" attribute --help
+    "$RCUPROF" sweep --help
+    "$RCUPROF" compare --help
+    "$RCUPROF" report --help
 } > "$TMP/help"
 opts=$(grep -oE -- '--[a-z][a-z0-9-]*' "$TMP/help" | sort -u)
 [ -n "$opts" ] || fail "no options found in --help"

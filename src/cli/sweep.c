@@ -1,0 +1,771 @@
+/*
+ * `rcuprof sweep`: every (variant, thread count) point, repeated in blocks.
+ *
+ * A block runs every thread count once, and at each thread count every
+ * variant once in an order shuffled from the recorded seed, so slow drift of
+ * the machine hits every variant of a block alike and the analysis can pair
+ * them (rcuprof compare).  The plan is a pure function of the spec (seed
+ * included), so --resume rebuilds it and skips the points already in the
+ * results file.  Each point is one driver process (rcuprof_driver_spawn):
+ * a crash or a hang is a recorded failure and the sweep goes on.
+ */
+#define _GNU_SOURCE
+#include "cli.h"
+#include "results.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef RCUPROF_VERSION
+# define RCUPROF_VERSION "0.0.0"
+#endif
+
+#define SWEEP_VARIANTS_MAX 32
+#define SWEEP_REPS_MAX 10000
+
+enum { OPT_VARIANTS = 256, OPT_REPS, OPT_OUT, OPT_RESUME, OPT_TIMEOUT,
+       OPT_SEED, OPT_HELP };
+
+struct plan_point {
+    unsigned block, threads, order, seq;
+    size_t variant;
+    int done;
+};
+
+struct sweep {
+    json_t *spec;
+    char hash[65];
+    const char *dir;
+    char path[PATH_MAX];
+    char *variants[SWEEP_VARIANTS_MAX];
+    size_t nvariants;
+    unsigned threads[RCUPROF_THREADS_MAX];
+    size_t nthreads;
+    unsigned reps;
+    uint64_t timeout;
+    struct plan_point *plan;
+    size_t nplan;
+    int fd;
+    int tty;
+};
+
+static uint64_t splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* Blocks x thread counts (ascending) x variants (shuffled per count). */
+static int sweep_plan(struct sweep *sw, uint64_t seed)
+{
+    size_t perm[SWEEP_VARIANTS_MAX], i, j, k = 0;
+    unsigned b;
+    uint64_t st = seed;
+
+    sw->nplan = (size_t)sw->reps * sw->nthreads * sw->nvariants;
+    sw->plan = calloc(sw->nplan, sizeof(*sw->plan));
+    if (sw->plan == NULL)
+        return -1;
+    for (b = 0; b < sw->reps; b++) {
+        for (i = 0; i < sw->nthreads; i++) {
+            for (j = 0; j < sw->nvariants; j++)
+                perm[j] = j;
+            for (j = sw->nvariants; j > 1; j--) { /* Fisher-Yates */
+                size_t r = (size_t)(splitmix64(&st) % j), t = perm[j - 1];
+
+                perm[j - 1] = perm[r];
+                perm[r] = t;
+            }
+            for (j = 0; j < sw->nvariants; j++, k++) {
+                sw->plan[k].block = b;
+                sw->plan[k].threads = sw->threads[i];
+                sw->plan[k].variant = perm[j];
+                sw->plan[k].order = (unsigned)j;
+                sw->plan[k].seq = (unsigned)k;
+            }
+        }
+    }
+    return 0;
+}
+
+static void help(void)
+{
+    printf("usage: rcuprof sweep --variants A,B,... --threads LIST --reps N --out DIR [options]\n");
+    printf("  --%-12s %-12s %s\n", "variants", "A,B,...", "the variants to measure (rcuprof variants lists them)");
+    printf("  --%-12s %-12s %s\n", "threads", "LIST", "thread counts: 1,2,4 or 4-8 or 1-64:x2");
+    printf("  --%-12s %-12s %s\n", "reps", "N", "repetitions (blocks); each runs every point once");
+    printf("  --%-12s %-12s %s\n", "out", "DIR", "folder of the results file DIR/results.jsonl");
+    printf("  --%-12s %-12s %s\n", "resume", "", "continue the sweep in DIR; the spec must be the same (or omitted)");
+    printf("  --%-12s %-12s %s\n", "seed", "N", "seed of the shuffled run order (default: random, recorded)");
+    printf("  --%-12s %-12s %s\n", "timeout", "S", "kill a run after S seconds and record it as timeout (default: 120)");
+    printf("driver options, passed to every run (see rcuprof run --help):\n");
+#define RCUPROF_OPT(name, c, arg, meta, def, hlp) \
+    if (strcmp(name, "threads") != 0) \
+        printf("  --%-12s %-12s %s (default: %s)\n", name, meta, hlp, \
+               def[0] ? def : "none");
+#include "rcuprof_opts.def"
+#undef RCUPROF_OPT
+    printf("  --%-12s %-12s %s\n", "help", "", "this list");
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void fmt_dur(double s, char *buf, size_t n)
+{
+    long t = (long)(s + 0.5);
+
+    if (!(s >= 0) || s > 1e7)
+        snprintf(buf, n, "?");
+    else if (t >= 3600)
+        snprintf(buf, n, "%ldh%02ldm", t / 3600, t / 60 % 60);
+    else if (t >= 60)
+        snprintf(buf, n, "%ldm%02lds", t / 60, t % 60);
+    else
+        snprintf(buf, n, "%lds", t);
+}
+
+static void progress(const struct sweep *sw, size_t done, size_t total,
+                     const struct plan_point *p, const char *what,
+                     double eta)
+{
+    char e[32];
+    int i, width = 24, fill = total ? (int)(width * done / total) : width;
+
+    fmt_dur(eta, e, sizeof(e));
+    if (sw->tty) {
+        fputc('\r', stderr);
+        fputc('[', stderr);
+        for (i = 0; i < width; i++)
+            fputc(i < fill ? '#' : '.', stderr);
+        fprintf(stderr, "] %zu/%zu block %u/%u threads %u %s%s%s eta %s\033[K",
+                done, total, p->block + 1, sw->reps, p->threads,
+                sw->variants[p->variant], what[0] ? ": " : "", what, e);
+        fflush(stderr);
+    } else if (what[0]) {
+        fprintf(stderr, "sweep: %zu/%zu block %u/%u threads %u %s: %s, eta %s\n",
+                done, total, p->block + 1, sw->reps, p->threads,
+                sw->variants[p->variant], what, e);
+    }
+}
+
+static void announce(const struct sweep *sw, size_t todo, uint64_t seed)
+{
+    fprintf(stderr, "%ssweep: %zu points (%zu variants x %zu thread counts x %u reps), %zu to run, seed %llu, into %s\n",
+            sw->tty ? "\r\033[K" : "", sw->nplan, sw->nvariants,
+            sw->nthreads, sw->reps, todo, (unsigned long long)seed,
+            sw->path);
+}
+
+/* Write all of data, then fsync: the line is on disk when this returns. */
+static int append_synced(int fd, const char *data, size_t len)
+{
+    size_t off = 0;
+
+    while (off < len) {
+        ssize_t w = write(fd, data + off, len - off);
+
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        off += (size_t)w;
+    }
+    return fsync(fd);
+}
+
+static int append_json(int fd, json_t *j)
+{
+    char *s = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII), *t;
+    size_t len;
+    int rc;
+
+    if (s == NULL)
+        return -1;
+    len = strlen(s);
+    t = realloc(s, len + 2);
+    if (t == NULL) {
+        free(s);
+        return -1;
+    }
+    t[len] = '\n';
+    t[len + 1] = '\0';
+    rc = append_synced(fd, t, len + 1);
+    free(t);
+    return rc;
+}
+
+/* The driver's stderr as printable ASCII (it may hold any bytes). */
+static json_t *clean_text(const char *s, size_t max)
+{
+    size_t n = strlen(s), i;
+    char *c;
+    json_t *j;
+
+    if (n > max)
+        n = max;
+    if ((c = malloc(n + 1)) == NULL)
+        return json_null();
+    for (i = 0; i < n; i++) {
+        unsigned char u = (unsigned char)s[i];
+
+        c[i] = (u >= 0x20 && u < 0x7f) || u == '\n' || u == '\t' ? (char)u : '?';
+    }
+    c[n] = '\0';
+    j = json_string(c);
+    free(c);
+    return j != NULL ? j : json_null();
+}
+
+static void fsync_dir(const char *dir)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+}
+
+/* Run one point; the line to append (with the driver's JSON) in *line. */
+static json_t *run_point(struct sweep *sw, const struct plan_point *p,
+                         int *usage_fail, double *per_op)
+{
+    char drv[PATH_MAX], *dargv[64], msg[1024];
+    struct rcuprof_driver_result r;
+    json_t *line, *res = NULL, *opts = json_object_get(sw->spec, "options");
+    int dargc = 1, status;
+    struct timespec ts;
+    size_t i;
+
+    *usage_fail = 0;
+    *per_op = NAN;
+    snprintf(drv, sizeof(drv), "%s/rcuprof-stress-%s", rcuprof_bindir(),
+             sw->variants[p->variant]);
+    dargv[0] = drv;
+    if (asprintf(&dargv[dargc++], "--threads=%u", p->threads) < 0)
+        return NULL;
+#define RCUPROF_OPT(name, c, arg, meta, def, hlp) \
+    if (json_is_string(json_object_get(opts, name)) \
+        && dargc < 62 \
+        && asprintf(&dargv[dargc++], "--%s=%s", name, \
+                    json_string_value(json_object_get(opts, name))) < 0) \
+        return NULL; \
+    if (json_is_true(json_object_get(opts, name)) && dargc < 62 \
+        && asprintf(&dargv[dargc++], "--%s", name) < 0) \
+        return NULL;
+#include "rcuprof_opts.def"
+#undef RCUPROF_OPT
+    dargv[dargc] = NULL;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    line = json_pack("{s:s, s:i, s:i, s:s, s:i, s:i, s:I}",
+                     "type", "point", "block", (int)p->block,
+                     "threads", (int)p->threads,
+                     "variant", sw->variants[p->variant],
+                     "order", (int)p->order, "seq", (int)p->seq,
+                     "start_unix_ns",
+                     (json_int_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
+    if (rcuprof_driver_spawn(drv, dargv, (double)sw->timeout, &r) != 0) {
+        memset(&r, 0, sizeof(r));
+        r.exited = 1;
+        r.status = 127;
+        r.out = strdup("");
+        r.err = strdup("{\"error\":\"system\",\"message\":\"cannot start the driver\"}");
+    }
+    for (i = 1; i < (size_t)dargc; i++)
+        free(dargv[i]);
+    if (line == NULL || r.out == NULL || r.err == NULL) {
+        rcuprof_driver_result_free(&r);
+        json_decref(line);
+        return NULL;
+    }
+    rcuprof_driver_error_message(&r, msg, sizeof(msg));
+    if (r.timed_out) {
+        status = RCUPROF_POINT_TIMEOUT;
+        snprintf(msg, sizeof(msg), "timed out after %llu s and was killed",
+                 (unsigned long long)sw->timeout);
+    } else if (!r.exited) {
+        status = RCUPROF_POINT_CRASHED;
+        if (msg[0] == '\0')
+            snprintf(msg, sizeof(msg), "killed by signal %d", r.status);
+    } else if (r.status != 0) {
+        status = RCUPROF_POINT_FAILED;
+        *usage_fail = r.status == 2 || r.status == 3;
+        if (msg[0] == '\0')
+            snprintf(msg, sizeof(msg), "exit %d without a message", r.status);
+    } else {
+        res = json_loads(r.out, 0, NULL);
+        if (res == NULL || !json_is_object(res)) {
+            json_decref(res);
+            res = NULL;
+            status = RCUPROF_POINT_FAILED;
+            snprintf(msg, sizeof(msg), "the driver printed no valid JSON");
+        } else {
+            status = RCUPROF_POINT_OK;
+            *per_op = json_number_value(json_object_get(
+                json_object_get(res, "run"), "wall_ns_per_op"));
+        }
+    }
+    json_object_set_new(line, "status",
+                        json_string(rcuprof_point_status_name(status)));
+    json_object_set_new(line, "exit", r.exited && !r.timed_out
+                        ? json_integer(r.status) : json_null());
+    json_object_set_new(line, "signal", !r.exited && !r.timed_out
+                        ? json_integer(r.status) : json_null());
+    json_object_set_new(line, "seconds", json_real(r.seconds));
+    json_object_set_new(line, "message", status == RCUPROF_POINT_OK
+                        ? json_null() : clean_text(msg, sizeof(msg)));
+    if (status != RCUPROF_POINT_OK)
+        json_object_set_new(line, "stderr", clean_text(r.err, 4096));
+    json_object_set_new(line, "result", res != NULL ? res : json_null());
+    rcuprof_driver_result_free(&r);
+    return line;
+}
+
+static void sweep_free(struct sweep *sw)
+{
+    size_t i;
+
+    for (i = 0; i < sw->nvariants; i++)
+        free(sw->variants[i]);
+    free(sw->plan);
+    json_decref(sw->spec);
+    if (sw->fd >= 0)
+        close(sw->fd);
+}
+
+/* Variants, threads and reps from a spec (the file's on a bare --resume). */
+static int spec_unpack(struct sweep *sw, json_t *spec)
+{
+    json_t *v;
+    size_t i;
+
+    sw->nvariants = 0;
+    json_array_foreach(json_object_get(spec, "variants"), i, v) {
+        if (i >= SWEEP_VARIANTS_MAX || !json_is_string(v))
+            return -1;
+        sw->variants[sw->nvariants++] = strdup(json_string_value(v));
+    }
+    sw->nthreads = 0;
+    json_array_foreach(json_object_get(spec, "threads"), i, v) {
+        if (i >= RCUPROF_THREADS_MAX || !json_is_integer(v)
+            || json_integer_value(v) < 1
+            || json_integer_value(v) > RCUPROF_THREADS_MAX)
+            return -1;
+        sw->threads[sw->nthreads++] = (unsigned)json_integer_value(v);
+    }
+    v = json_object_get(spec, "reps");
+    if (sw->nvariants == 0 || sw->nthreads == 0 || !json_is_integer(v)
+        || json_integer_value(v) < 1
+        || json_integer_value(v) > SWEEP_REPS_MAX)
+        return -1;
+    sw->reps = (unsigned)json_integer_value(v);
+    return 0;
+}
+
+int rcuprof_cmd_sweep(int argc, char **argv)
+{
+    static const struct option opts[] = {
+#define RCUPROF_OPT(name, ch, arg, meta, def, hlp) { name, arg, NULL, ch },
+#include "rcuprof_opts.def"
+#undef RCUPROF_OPT
+        { "variants", 1, NULL, OPT_VARIANTS }, { "reps", 1, NULL, OPT_REPS },
+        { "out", 1, NULL, OPT_OUT }, { "resume", 0, NULL, OPT_RESUME },
+        { "timeout", 1, NULL, OPT_TIMEOUT }, { "seed", 1, NULL, OPT_SEED },
+        { "help", 0, NULL, OPT_HELP }, { NULL, 0, NULL, 0 }
+    };
+    struct sweep sw;
+    const char *variants_arg = NULL, *threads_arg = NULL, *reps_arg = NULL;
+    int ch, resume = 0, have_seed = 0, rc = RCUPROF_OK, fresh;
+    uint64_t seed = 0, v;
+    json_t *options = json_object(), *known = NULL, *point;
+    char err[1024];
+    size_t i, j, todo = 0, done_now = 0, nfail = 0, nok = 0;
+    rcuprof_results prev;
+    double t0;
+
+    memset(&sw, 0, sizeof(sw));
+    memset(&prev, 0, sizeof(prev));
+    sw.fd = -1;
+    sw.timeout = 120;
+    optind = 1;
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        size_t k;
+
+        switch (ch) {
+        case OPT_VARIANTS: variants_arg = optarg; break;
+        case OPT_REPS: reps_arg = optarg; break;
+        case OPT_OUT: sw.dir = optarg; break;
+        case OPT_RESUME: resume = 1; break;
+        case 'n': threads_arg = optarg; break;
+        case OPT_TIMEOUT:
+            if (rcuprof_parse_uint(optarg, 1, 86400, &sw.timeout) != 0) {
+                rcuprof_err("sweep: --timeout '%s': give whole seconds from 1 to 86400",
+                            optarg);
+                goto usage;
+            }
+            break;
+        case OPT_SEED:
+            if (rcuprof_parse_uint(optarg, 0, 0xffffffffULL, &seed) != 0) {
+                rcuprof_err("sweep: --seed '%s': give a whole number from 0 to 4294967295",
+                            optarg);
+                goto usage;
+            }
+            have_seed = 1;
+            break;
+        case OPT_HELP:
+            help();
+            json_decref(options);
+            return RCUPROF_OK;
+        case '?':
+            rcuprof_err("sweep: unknown option or missing value '%s': see 'rcuprof sweep --help'",
+                        argv[optind - 1]);
+            goto usage;
+        default:
+            for (k = 0; opts[k].name != NULL; k++)
+                if (opts[k].val == ch)
+                    json_object_set_new(options, opts[k].name,
+                                        optarg != NULL ? json_string(optarg)
+                                        : json_true());
+        }
+    }
+    if (optind < argc) {
+        rcuprof_err("sweep: unexpected argument '%s': see 'rcuprof sweep --help'",
+                    argv[optind]);
+        goto usage;
+    }
+    if (sw.dir == NULL) {
+        rcuprof_err("sweep: --out DIR is required: the folder for results.jsonl");
+        goto usage;
+    }
+    if (snprintf(sw.path, sizeof(sw.path), "%s/results.jsonl", sw.dir)
+        >= (int)sizeof(sw.path)) {
+        rcuprof_err("sweep: --out '%s' is too long: use a shorter path", sw.dir);
+        goto usage;
+    }
+
+    /* A bare --resume takes the spec from the file. */
+    if (resume && variants_arg == NULL && threads_arg == NULL
+        && reps_arg == NULL && json_object_size(options) == 0 && !have_seed) {
+        if (rcuprof_results_read(&prev, sw.path, err, sizeof(err)) != 0) {
+            rcuprof_err("sweep: --resume: %s", err);
+            goto usage;
+        }
+        sw.spec = json_deep_copy(json_object_get(prev.files[0].header, "spec"));
+        if (spec_unpack(&sw, sw.spec) != 0) {
+            rcuprof_err("sweep: --resume: the spec in %s is not usable: start a new sweep",
+                        sw.path);
+            goto usage;
+        }
+        rcuprof_results_free(&prev);
+    } else {
+        char *list, *tok, *save = NULL;
+
+        if (variants_arg == NULL || threads_arg == NULL || reps_arg == NULL) {
+            rcuprof_err("sweep: --variants, --threads and --reps are required: see 'rcuprof sweep --help'");
+            goto usage;
+        }
+        list = strdup(variants_arg);
+        for (tok = strtok_r(list, ",", &save); tok != NULL;
+             tok = strtok_r(NULL, ",", &save)) {
+            for (j = 0; j < sw.nvariants; j++)
+                if (strcmp(sw.variants[j], tok) == 0)
+                    break;
+            if (j < sw.nvariants || sw.nvariants == SWEEP_VARIANTS_MAX
+                || !rcuprof_variant_name_ok(tok)) {
+                rcuprof_err("sweep: --variants: '%s' is %s: give up to %d distinct names",
+                            tok, j < sw.nvariants ? "repeated" : "not a variant name",
+                            SWEEP_VARIANTS_MAX);
+                free(list);
+                goto usage;
+            }
+            sw.variants[sw.nvariants++] = strdup(tok);
+        }
+        free(list);
+        if (sw.nvariants == 0) {
+            rcuprof_err("sweep: --variants is empty: give names like stock,rcu-sync");
+            goto usage;
+        }
+        if (rcuprof_parse_threads(threads_arg, sw.threads, RCUPROF_THREADS_MAX,
+                                  &sw.nthreads, err, sizeof(err)) != 0) {
+            rcuprof_err("sweep: --threads: %s", err);
+            goto usage;
+        }
+        if (rcuprof_parse_uint(reps_arg, 1, SWEEP_REPS_MAX, &v) != 0) {
+            rcuprof_err("sweep: --reps '%s': give a whole number from 1 to %d",
+                        reps_arg, SWEEP_REPS_MAX);
+            goto usage;
+        }
+        sw.reps = (unsigned)v;
+    }
+
+    /* Every variant known and built, before anything is written. */
+    known = rcuprof_variants_load(err, sizeof(err));
+    if (known == NULL) {
+        rcuprof_err("%s", err);
+        goto usage;
+    }
+    for (i = 0; i < sw.nvariants; i++) {
+        char drv[PATH_MAX];
+
+        if (json_object_get(known, sw.variants[i]) == NULL) {
+            rcuprof_err("sweep: unknown variant '%s': 'rcuprof variants' lists them, 'rcuprof variant add' makes one",
+                        sw.variants[i]);
+            goto usage;
+        }
+        snprintf(drv, sizeof(drv), "%s/rcuprof-stress-%s", rcuprof_bindir(),
+                 sw.variants[i]);
+        if (access(drv, X_OK) != 0) {
+            rcuprof_err("sweep: variant '%s' is not built (no %s): build it with cmake --build build",
+                        sw.variants[i], drv);
+            goto usage;
+        }
+    }
+
+    fresh = access(sw.path, F_OK) != 0;
+    if (!resume && !fresh) {
+        rcuprof_err("sweep: %s exists: add --resume to continue it, or give another --out",
+                    sw.path);
+        goto usage;
+    }
+    if (resume && fresh) {
+        rcuprof_err("sweep: --resume: %s does not exist: start the sweep without --resume",
+                    sw.path);
+        goto usage;
+    }
+
+    if (!resume || sw.spec == NULL) {
+        json_t *tl = json_array(), *vl = json_array();
+
+        if (resume) {
+            /* The recorded seed unless one is given. */
+            if (rcuprof_results_read(&prev, sw.path, err, sizeof(err)) != 0) {
+                rcuprof_err("sweep: --resume: %s", err);
+                goto usage;
+            }
+            if (!have_seed)
+                seed = (uint64_t)json_integer_value(json_object_get(
+                    json_object_get(prev.files[0].header, "spec"), "seed"));
+            rcuprof_results_free(&prev);
+        } else if (!have_seed) {
+            uint32_t s;
+
+            if (getrandom(&s, sizeof(s), 0) != (ssize_t)sizeof(s))
+                s = (uint32_t)time(NULL) ^ (uint32_t)getpid();
+            seed = s;
+        }
+        for (i = 0; i < sw.nvariants; i++)
+            json_array_append_new(vl, json_string(sw.variants[i]));
+        for (i = 0; i < sw.nthreads; i++)
+            json_array_append_new(tl, json_integer(sw.threads[i]));
+        sw.spec = json_pack("{s:o, s:o, s:i, s:O, s:I, s:s}",
+                            "variants", vl, "threads", tl,
+                            "reps", (int)sw.reps, "options", options,
+                            "seed", (json_int_t)seed,
+                            "rcuprof_version", RCUPROF_VERSION);
+    }
+    seed = (uint64_t)json_integer_value(json_object_get(sw.spec, "seed"));
+    if (sw.spec == NULL || rcuprof_spec_hash(sw.spec, sw.hash) != 0
+        || sweep_plan(&sw, seed) != 0) {
+        rcuprof_err("sweep: out of memory");
+        rc = RCUPROF_ERR_SYSTEM;
+        goto out;
+    }
+
+    if (resume) {
+        const char *old;
+
+        sw.fd = open(sw.path, O_RDWR | O_APPEND | O_CLOEXEC);
+        if (sw.fd < 0) {
+            rcuprof_err("sweep: cannot open %s (%s): check its permissions",
+                        sw.path, strerror(errno));
+            rc = RCUPROF_ERR_SYSTEM;
+            goto out;
+        }
+        if (flock(sw.fd, LOCK_EX | LOCK_NB) != 0) {
+            rcuprof_err("sweep: another sweep is writing %s: wait for it to finish",
+                        sw.path);
+            goto usage;
+        }
+        if (rcuprof_results_read(&prev, sw.path, err, sizeof(err)) != 0) {
+            rcuprof_err("sweep: --resume: %s", err);
+            goto usage;
+        }
+        old = json_string_value(json_object_get(prev.files[0].header,
+                                                "spec_hash"));
+        if (strcmp(old, sw.hash) != 0) {
+            rcuprof_err("sweep: --resume: the spec differs from the one in %s (variants, threads, reps, driver options, seed or rcuprof version): give the same options, or only --out and --resume",
+                        sw.path);
+            goto usage;
+        }
+        if (prev.files[0].torn) {
+            if (ftruncate(sw.fd, (off_t)prev.files[0].good_len) != 0
+                || fsync(sw.fd) != 0) {
+                rcuprof_err("sweep: cannot truncate the torn last line of %s (%s): check the disk",
+                            sw.path, strerror(errno));
+                rc = RCUPROF_ERR_SYSTEM;
+                goto out;
+            }
+            fprintf(stderr, "rcuprof: warning: %s: dropped a torn last line (an interrupted write)\n",
+                    sw.path);
+        }
+        if (prev.files[0].n_corrupt > 0)
+            fprintf(stderr, "rcuprof: warning: %s: %zu corrupt line(s) skipped, the first at line %zu; those points run again\n",
+                    sw.path, prev.files[0].n_corrupt,
+                    prev.files[0].first_corrupt);
+        for (i = 0; i < prev.npoints; i++) {
+            const rcuprof_point *p = &prev.points[i];
+
+            for (j = 0; j < sw.nplan; j++) {
+                struct plan_point *q = &sw.plan[j];
+
+                if (q->block == p->block && q->threads == p->threads
+                    && strcmp(sw.variants[q->variant],
+                              prev.variants[p->variant]) == 0)
+                    q->done = 1;
+            }
+        }
+        rcuprof_results_free(&prev);
+    }
+    for (j = 0; j < sw.nplan; j++)
+        todo += !sw.plan[j].done;
+
+    sw.tty = isatty(2);
+    /* A fresh sweep announces itself once its first point is accepted, so a
+     * refused sweep prints its one error line only. */
+    if (sw.fd >= 0)
+        announce(&sw, todo, seed);
+    t0 = now_s();
+    for (j = 0; j < sw.nplan; j++) {
+        struct plan_point *p = &sw.plan[j];
+        int usage_fail;
+        double per_op, eta;
+        char what[160];
+        const char *st;
+
+        if (p->done)
+            continue;
+        eta = done_now ? (now_s() - t0) / (double)done_now
+                         * (double)(todo - done_now) : -1;
+        progress(&sw, done_now, todo, p, "", eta);
+        point = run_point(&sw, p, &usage_fail, &per_op);
+        if (point == NULL) {
+            if (sw.tty)
+                fputc('\n', stderr);
+            rcuprof_err("sweep: out of memory");
+            rc = RCUPROF_ERR_SYSTEM;
+            goto out;
+        }
+        st = json_string_value(json_object_get(point, "status"));
+        if (sw.fd < 0) {
+            /* The first point of a fresh sweep: a driver usage or setup
+             * failure is the options' fault, so nothing is written. */
+            if (usage_fail) {
+                if (sw.tty)
+                    fputs("\r\033[K", stderr);
+                rcuprof_err("sweep: %s", json_string_value(
+                    json_object_get(point, "message")));
+                json_decref(point);
+                goto usage;
+            }
+            if (mkdir(sw.dir, 0755) != 0 && errno != EEXIST) {
+                rcuprof_err("sweep: cannot create %s (%s): check the parent folder exists and is writable",
+                            sw.dir, strerror(errno));
+                json_decref(point);
+                rc = RCUPROF_ERR_SYSTEM;
+                goto out;
+            }
+            sw.fd = open(sw.path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL
+                         | O_CLOEXEC, 0644);
+            if (sw.fd < 0 || flock(sw.fd, LOCK_EX | LOCK_NB) != 0) {
+                rcuprof_err("sweep: cannot create %s (%s): check the folder is writable and no other sweep uses it",
+                            sw.path, strerror(errno));
+                json_decref(point);
+                rc = RCUPROF_ERR_SYSTEM;
+                goto out;
+            }
+            {
+                struct timespec ts;
+                json_t *h;
+                int wr;
+
+                clock_gettime(CLOCK_REALTIME, &ts);
+                h = json_pack("{s:s, s:s, s:O, s:s, s:I, s:I}",
+                              "type", "header", "schema",
+                              RCUPROF_RESULTS_SCHEMA, "spec", sw.spec,
+                              "spec_hash", sw.hash, "timeout_s",
+                              (json_int_t)sw.timeout, "created_unix_ns",
+                              (json_int_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
+                wr = h != NULL ? append_json(sw.fd, h) : -1;
+                json_decref(h);
+                if (wr != 0) {
+                    rcuprof_err("sweep: cannot write %s (%s): check the disk",
+                                sw.path, strerror(errno));
+                    unlink(sw.path);
+                    json_decref(point);
+                    rc = RCUPROF_ERR_SYSTEM;
+                    goto out;
+                }
+                fsync_dir(sw.dir);
+            }
+            announce(&sw, todo, seed);
+        }
+        if (append_json(sw.fd, point) != 0) {
+            if (sw.tty)
+                fputc('\n', stderr);
+            rcuprof_err("sweep: cannot append to %s (%s): check the disk, then --resume",
+                        sw.path, strerror(errno));
+            json_decref(point);
+            rc = RCUPROF_ERR_SYSTEM;
+            goto out;
+        }
+        p->done = 1;
+        done_now++;
+        if (strcmp(st, "ok") == 0) {
+            nok++;
+            snprintf(what, sizeof(what), "ok, %.1f ns/op", per_op);
+        } else {
+            nfail++;
+            snprintf(what, sizeof(what), "%s (%.100s)", st,
+                     json_string_value(json_object_get(point, "message")));
+        }
+        json_decref(point);
+        eta = (now_s() - t0) / (double)done_now * (double)(todo - done_now);
+        progress(&sw, done_now, todo, p, what, eta);
+    }
+    if (sw.tty && todo > 0)
+        fputc('\n', stderr);
+    printf("sweep: %zu points run (%zu ok, %zu failed), %zu already done; results in %s\n",
+           done_now, nok, nfail, sw.nplan - todo, sw.path);
+    rc = nfail > 0 ? RCUPROF_ERR_RUN : RCUPROF_OK;
+    goto out;
+ usage:
+    rc = RCUPROF_ERR_USAGE;
+ out:
+    rcuprof_results_free(&prev);
+    json_decref(options);
+    json_decref(known);
+    sweep_free(&sw);
+    return rc;
+}

@@ -1,0 +1,253 @@
+# rcuprof sweep, compare and report end to end: the results file, resume
+# after a kill, a changed spec refused, failed runs recorded, the tables and
+# the plots.  Two built variants; short windows (about 30 s in all).
+. "$(dirname "$0")/lib.sh"
+PY=/usr/bin/python3
+IFS=',' read -r -a built <<< "$RCUPROF_VARIANTS_BUILT"
+if [ "${#built[@]}" -lt 2 ]; then
+    echo "SKIPPED: needs two built variants, have '$RCUPROF_VARIANTS_BUILT'"
+    exit 77
+fi
+A=${built[0]}
+B=${built[1]}
+RUN=(--duration-ms 50 --warmup-ms 10)
+export RCUPROF_VARIANTS_FILE="$RCUPROF_BUILD/variants.json"
+
+# check_points FILE WANT: the header validates against the schema, every
+# point line is a point, no (block, threads, variant) twice, WANT points.
+check_points() {
+    "$PY" - "$RCUPROF_SRC/docs/schema/results-header.schema.json" "$1" "$2" <<'PY'
+import json, sys, hashlib
+import jsonschema
+schema = json.load(open(sys.argv[1]))
+jsonschema.Draft202012Validator.check_schema(schema)
+lines = open(sys.argv[2]).read().split("\n")
+assert lines[-1] == "", "file does not end with a newline"
+rows = [json.loads(l) for l in lines[:-1]]
+h = rows[0]
+errs = list(jsonschema.Draft202012Validator(schema).iter_errors(h))
+assert not errs, errs
+canon = json.dumps(h["spec"], sort_keys=True, separators=(",", ":"))
+assert hashlib.sha256(canon.encode()).hexdigest() == h["spec_hash"], "hash"
+point = dict(schema["$defs"]["point"], **{"$defs": schema["$defs"]})
+keys = []
+for p in rows[1:]:
+    e = list(jsonschema.Draft202012Validator(point).iter_errors(p))
+    assert not e, e
+    keys.append((p["block"], p["threads"], p["variant"]))
+assert len(keys) == len(set(keys)), "duplicated points"
+assert len(keys) == int(sys.argv[3]), "%d points, wanted %s" % (len(keys), sys.argv[3])
+PY
+}
+
+# --- Bad input: one line, exit 2, nothing written. ---
+expect_error 2 "unknown variant 'nope'" "$RCUPROF" sweep --variants "$A",nope --threads 1 --reps 1 --out "$TMP/bad"
+expect_error 2 "--threads" "$RCUPROF" sweep --variants "$A","$B" --threads 4-1 --reps 1 --out "$TMP/bad"
+expect_error 2 "--reps '0'" "$RCUPROF" sweep --variants "$A","$B" --threads 1 --reps 0 --out "$TMP/bad"
+expect_error 2 "repeated" "$RCUPROF" sweep --variants "$A","$A" --threads 1 --reps 1 --out "$TMP/bad"
+expect_error 2 "unknown option" "$RCUPROF" sweep --variants "$A" --threads 1 --reps 1 --out "$TMP/bad" --bogus 1
+expect_error 2 "does not exist" "$RCUPROF" sweep --variants "$A" --threads 1 --reps 1 --out "$TMP/bad" --resume
+# A driver option the driver rejects: the first run says so, nothing kept.
+expect_error 2 "libctx" "$RCUPROF" sweep --variants "$A","$B" --threads 1 --reps 1 --libctx shared "${RUN[@]}" --out "$TMP/bad"
+[ -e "$TMP/bad" ] && fail "a refused sweep wrote $TMP/bad" || pass "refused sweeps wrote nothing"
+
+# --- A tiny sweep: header + 2 variants x 2 thread counts x 3 reps. ---
+if "$RCUPROF" sweep --variants "$A","$B" --threads 1,2 --reps 3 "${RUN[@]}" --out "$TMP/s1" \
+        >"$TMP/s1.out" 2>"$TMP/s1.err"; then
+    pass "tiny sweep ran"
+else
+    fail "tiny sweep: $(cat "$TMP/s1.err")"
+fi
+[ "$(wc -l < "$TMP/s1/results.jsonl")" -eq 13 ] && pass "header + 12 lines" || fail "$(wc -l < "$TMP/s1/results.jsonl") lines"
+check_points "$TMP/s1/results.jsonl" 12 && pass "header validates, 12 distinct points" || fail "results file check"
+"$PY" - "$TMP/s1/results.jsonl" "$A" "$B" <<'PY' && pass "every block has every point, orders shuffled per thread count, all ok" || fail "plan"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])][1:]
+assert all(r["status"] == "ok" and r["result"]["run"]["threads"] == r["threads"] for r in rows)
+for b in range(3):
+    for t in (1, 2):
+        g = [r for r in rows if r["block"] == b and r["threads"] == t]
+        assert sorted(r["variant"] for r in g) == sorted(sys.argv[2:]), g
+        assert sorted(r["order"] for r in g) == [0, 1]
+assert [r["seq"] for r in rows] == list(range(12))
+assert [r["block"] for r in rows] == sorted(r["block"] for r in rows)
+PY
+grep -q "sweep: 12/12" "$TMP/s1.err" && pass "plain progress lines when stderr is not a terminal" || fail "progress: $(cat "$TMP/s1.err")"
+expect_error 2 "exists: add --resume" "$RCUPROF" sweep --variants "$A","$B" --threads 1,2 --reps 3 "${RUN[@]}" --out "$TMP/s1"
+
+# --- Killed midway, then resumed to completion. ---
+S2=(--variants "$A","$B" --threads 1,2 --reps 6 "${RUN[@]}" --seed 42 --out "$TMP/s2")
+timeout -s TERM 1.5 "$RCUPROF" sweep "${S2[@]}" >/dev/null 2>&1
+rc=$?
+n=$(($(wc -l < "$TMP/s2/results.jsonl") - 1))
+if [ "$rc" -eq 124 ] && [ "$n" -ge 1 ] && [ "$n" -lt 24 ]; then pass "killed after $n of 24 points"; else fail "kill: rc $rc, $n points"; fi
+# As if killed mid-write: a torn last line.
+printf '{"type":"point","block":5,"thr' >> "$TMP/s2/results.jsonl"
+expect_error 2 "spec differs" "$RCUPROF" sweep --variants "$A","$B" --threads 1,2 --reps 7 "${RUN[@]}" --seed 42 --out "$TMP/s2" --resume
+expect_error 2 "spec differs" "$RCUPROF" sweep --variants "$A","$B" --threads 1,2 --reps 6 --duration-ms 60 --warmup-ms 10 --seed 42 --out "$TMP/s2" --resume
+if "$RCUPROF" sweep "${S2[@]}" --resume >"$TMP/s2.out" 2>"$TMP/s2.err"; then
+    pass "resumed"
+else
+    fail "resume: $(cat "$TMP/s2.err")"
+fi
+grep -q "torn last line" "$TMP/s2.err" && pass "torn line reported" || fail "torn line not reported"
+grep -q "$((24 - n)) points run .*, $n already done" "$TMP/s2.out" && pass "ran only the $((24 - n)) missing points" || fail "resume ran: $(cat "$TMP/s2.out")"
+check_points "$TMP/s2/results.jsonl" 24 && pass "24 points after resume, none twice" || fail "after resume"
+"$RCUPROF" sweep --out "$TMP/s2" --resume 2>/dev/null | grep -q "0 points run" \
+    && pass "bare --resume of a finished sweep runs nothing" || fail "bare resume"
+
+# --- Failed runs are recorded and the sweep goes on (stand-in drivers). ---
+fake="$TMP/fakebin"
+mkdir -p "$fake"
+cp "$RCUPROF" "$fake/rcuprof"
+ln -s "$RCUPROF_BINDIR/rcuprof-stress-$A" "$fake/rcuprof-stress-$A"
+printf '#!/bin/sh\necho "{\\"error\\":\\"run\\",\\"message\\":\\"boom\\"}" >&2\nkill -SEGV $$\n' > "$fake/rcuprof-stress-$B"
+chmod +x "$fake/rcuprof-stress-$B"
+RCUPROF_BINDIR=$fake "$fake/rcuprof" sweep --variants "$A","$B" --threads 1,2 --reps 2 "${RUN[@]}" --out "$TMP/s3" >/dev/null 2>"$TMP/s3.err"
+rc=$?
+[ "$rc" -eq 1 ] && pass "sweep with crashes exits 1" || fail "sweep with crashes: exit $rc"
+"$PY" - "$TMP/s3/results.jsonl" "$A" "$B" <<'PY' && pass "crashes recorded with signal and message, the rest ok" || fail "crash records"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])][1:]
+assert len(rows) == 8, len(rows)
+for r in rows:
+    if r["variant"] == sys.argv[3]:
+        assert r["status"] == "crashed" and r["signal"] == 11 and r["message"] == "boom" and r["result"] is None and "boom" in r["stderr"], r
+    else:
+        assert r["status"] == "ok" and r["result"] is not None, r
+PY
+printf '#!/bin/sh\nsleep 30\n' > "$fake/rcuprof-stress-$B"
+RCUPROF_BINDIR=$fake "$fake/rcuprof" sweep --variants "$B","$A" --threads 1 --reps 1 --timeout 1 "${RUN[@]}" --out "$TMP/s4" >/dev/null 2>&1
+"$PY" -c "
+import json, sys
+rows = [json.loads(l) for l in open('$TMP/s4/results.jsonl')][1:]
+st = {r['variant']: r['status'] for r in rows}
+assert st == {'$B': 'timeout', '$A': 'ok'}, st
+" && pass "a hung run is killed, recorded as timeout, and the sweep goes on" || fail "timeout record"
+# A failing fetch in the real driver (exit 4): failed, with the driver's message.
+RCUPROF_INJECT_FETCH_FAILURE=1 "$RCUPROF" sweep --variants "$A" --threads 1 --reps 1 "${RUN[@]}" --out "$TMP/s5" >/dev/null 2>&1
+"$PY" -c "
+import json
+r = [json.loads(l) for l in open('$TMP/s5/results.jsonl')][1]
+assert r['status'] == 'failed' and r['exit'] == 4 and r['message'], r
+" && pass "driver exit 4 recorded as failed with its message" || fail "injected failure"
+
+# --- compare ---
+"$RCUPROF" compare "$TMP/s2/results.jsonl" > "$TMP/c.md" 2>"$TMP/c.err" && pass "compare md" || fail "compare: $(cat "$TMP/c.err")"
+grep -qF "| threads | $A usecs | $A std dev | $B usecs | $B std dev | change % [95% CI] | p (Holm) | MDE |" "$TMP/c.md" \
+    && pass "md header in the seed's shape" || fail "md header: $(head -5 "$TMP/c.md")"
+grep -qE '^\| 1 \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [+-][0-9.]+ \[[+-][0-9.]+, [+-][0-9.]+\] \| [0-9.<]+ \| [0-9.]+% \|$' "$TMP/c.md" \
+    && grep -qE '^\| 2 ' "$TMP/c.md" && pass "md rows for 1 and 2 threads" || fail "md rows: $(cat "$TMP/c.md")"
+"$RCUPROF" compare "$TMP/s2/results.jsonl" --format csv --out "$TMP/c.csv" && "$PY" - "$TMP/c.csv" "$A" "$B" <<'PY' && pass "CSV parses: 4 rows, 6 runs per cell, changes for $B" || fail "csv"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 4, rows
+assert all(int(r["n"]) == 6 for r in rows)
+b = [r for r in rows if r["variant"] == sys.argv[3]]
+assert all(r["paired"] == "1" and int(r["pairs"]) == 6 and float(r["mde_pct"]) > 0 for r in b), b
+assert all(0 <= float(r["p_holm"]) <= 1 for r in b)
+PY
+"$RCUPROF" compare "$TMP/s2/results.jsonl" --format json --baseline "$B" --metric cpu_ns_per_op \
+  | "$PY" -c "
+import json, sys
+d = json.load(sys.stdin)
+assert d['schema'] == 'rcuprof-compare/1' and d['baseline'] == '$B' and d['metric'] == 'cpu_ns_per_op'
+assert [r['threads'] for r in d['rows']] == [1, 2] and d['tests'] == 2
+" && pass "compare json, --baseline, --metric" || fail "compare json"
+# Crashed points are left out and named.
+"$RCUPROF" compare "$TMP/s3/results.jsonl" 2>/dev/null | grep -q "failed runs, left out: $B@1 x2" \
+    && pass "failed runs named in the notes" || fail "failed runs note"
+# A torn last line is ignored with a warning; a corrupt middle line skipped.
+cp "$TMP/s1/results.jsonl" "$TMP/torn.jsonl"
+printf '{"type":"po' >> "$TMP/torn.jsonl"
+"$RCUPROF" compare "$TMP/torn.jsonl" >/dev/null 2>"$TMP/torn.err" && grep -q "torn last line ignored" "$TMP/torn.err" \
+    && pass "torn line: warning, table still made" || fail "torn: $(cat "$TMP/torn.err")"
+{ head -3 "$TMP/s1/results.jsonl"; echo 'garbage'; tail -n +4 "$TMP/s1/results.jsonl"; } > "$TMP/mid.jsonl"
+"$RCUPROF" compare "$TMP/mid.jsonl" >/dev/null 2>"$TMP/mid.err" && grep -q "1 corrupt line(s) skipped, the first at line 4" "$TMP/mid.err" \
+    && pass "corrupt line: warning, table still made" || fail "corrupt middle: $(cat "$TMP/mid.err")"
+echo 'this is not json' > "$TMP/notjson.jsonl"
+expect_error 2 "is not a results file" "$RCUPROF" compare "$TMP/notjson.jsonl"
+tail -n +2 "$TMP/s1/results.jsonl" > "$TMP/nohdr.jsonl"
+expect_error 2 "not a results header" "$RCUPROF" compare "$TMP/nohdr.jsonl"
+sed '1s/"reps":3/"reps":4/' "$TMP/s1/results.jsonl" > "$TMP/edited.jsonl"
+expect_error 2 "spec_hash does not match" "$RCUPROF" compare "$TMP/edited.jsonl"
+expect_error 2 "cannot read" "$RCUPROF" compare "$TMP/missing.jsonl"
+expect_error 2 "--baseline 'nope'" "$RCUPROF" compare "$TMP/s1/results.jsonl" --baseline nope
+expect_error 2 "--format" "$RCUPROF" compare "$TMP/s1/results.jsonl" --format xml
+expect_error 2 "--metric" "$RCUPROF" compare "$TMP/s1/results.jsonl" --metric ops
+expect_error 2 "needs two" "$RCUPROF" compare "$TMP/s5/results.jsonl"
+
+# --- report ---
+if "$RCUPROF" report "$TMP/s2/results.jsonl" --out "$TMP/rep" >/dev/null 2>"$TMP/rep.err"; then
+    pass "report ran"
+else
+    fail "report: $(cat "$TMP/rep.err")"
+fi
+for f in results.md results.csv results.json plots.gp; do
+    [ -s "$TMP/rep/$f" ] && pass "report wrote $f" || fail "report: no $f"
+done
+cmp -s "$TMP/rep/results.md" "$TMP/c.md" && pass "results.md is compare's table" || fail "results.md differs from compare"
+"$PY" -c "
+import json
+d = json.load(open('$TMP/rep/results.json'))
+u = d['usl']['$A']
+assert u['fitted'] is False and 'needs 5 distinct thread counts' in u['reason'], u
+" && pass "USL not fitted with fewer than 5 thread counts, reason given" || fail "usl reason"
+if command -v gnuplot >/dev/null; then
+    for f in cost.png throughput.png; do
+        [ "$(head -c 8 "$TMP/rep/$f" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] \
+            && pass "$f is a PNG" || fail "$f is not a PNG"
+    done
+    grep -q "<svg" "$TMP/rep/cost.svg" && pass "cost.svg" || fail "cost.svg"
+else
+    echo "note: gnuplot not installed, plot checks skipped"
+fi
+ls "$TMP/rep" | grep -q '\.tmp' && fail "temp files left in the report folder" || pass "no temp files left"
+# Without gnuplot: one line, tables still written.
+PATH=/nonexistent "$RCUPROF" report "$TMP/s2/results.jsonl" --out "$TMP/rep2" >/dev/null 2>"$TMP/rep2.err"
+rc=$?
+if [ "$rc" -eq 0 ] && [ "$(grep -c . "$TMP/rep2.err")" -eq 1 ] && grep -q "gnuplot not found" "$TMP/rep2.err" \
+   && [ -s "$TMP/rep2/results.md" ] && [ ! -e "$TMP/rep2/cost.png" ]; then
+    pass "no gnuplot: one line, tables written"
+else
+    fail "no gnuplot: rc $rc, $(cat "$TMP/rep2.err")"
+fi
+# The USL fit on a synthetic sweep: 8 thread counts on 8 CPUs, throughput
+# from known coefficients (lambda 1e6, sigma 0.05, kappa 0.002) with a
+# little deterministic noise; the fit recovers them and draws its line.
+"$PY" - "$TMP/usl.jsonl" <<'PY'
+import json, sys, hashlib
+spec = {"variants": ["a", "b"], "threads": list(range(1, 9)), "reps": 2,
+        "options": {}, "seed": 1, "rcuprof_version": "0.1.0"}
+canon = json.dumps(spec, sort_keys=True, separators=(",", ":"))
+h = {"type": "header", "schema": "rcuprof-results/1", "spec": spec,
+     "spec_hash": hashlib.sha256(canon.encode()).hexdigest(),
+     "timeout_s": 120, "created_unix_ns": 0}
+out = [json.dumps(h)]
+seq = 0
+for b in range(2):
+    for n in range(1, 9):
+        for o, v in enumerate(["a", "b"]):
+            x = 1e6 * n / (1 + 0.05 * (n - 1) + 0.002 * n * (n - 1))
+            x *= 1 + (0.004 if (n + b) % 2 else -0.004) * (1 if v == "a" else 1.5)
+            out.append(json.dumps({"type": "point", "block": b, "threads": n,
+                "variant": v, "order": o, "seq": seq, "start_unix_ns": 0,
+                "status": "ok", "exit": 0, "signal": None, "seconds": 0.1,
+                "message": None, "result": {"env": {"cpus_allowed": 8},
+                "run": {"wall_ns_per_op": 1e9 * n / x, "cpu_ns_per_op": 1e9 * n / x,
+                        "ops_per_s": x}}}))
+            seq += 1
+open(sys.argv[1], "w").write("\n".join(out) + "\n")
+PY
+"$RCUPROF" report "$TMP/usl.jsonl" --out "$TMP/repusl" >/dev/null 2>"$TMP/repusl.err" && "$PY" -c "
+import json
+u = json.load(open('$TMP/repusl/results.json'))['usl']['a']
+assert u['fitted'] and u['points'] == 16, u
+assert abs(u['sigma'] - 0.05) < 0.01 and abs(u['kappa'] - 0.002) < 0.0005, u
+assert u['sigma_lo'] <= 0.05 <= u['sigma_hi'], u
+" && grep -q "usl0(x)" "$TMP/repusl/plots.gp" && pass "USL fitted on 8 counts: sigma, kappa recovered, line drawn" \
+  || fail "USL fit: $(cat "$TMP/repusl.err")"
+expect_error 2 "--out DIR is required" "$RCUPROF" report "$TMP/s2/results.jsonl"
+expect_error 2 "is not a results file" "$RCUPROF" report "$TMP/notjson.jsonl" --out "$TMP/rep3"
+[ -e "$TMP/rep3" ] && fail "report on a corrupt file made its folder" || pass "corrupt input: no report folder"
+finish
