@@ -17,7 +17,7 @@ now() { date +%s.%N; }
 calls() { CCACHE_DIR=$1 ccache --print-stats 2>/dev/null | awk -F'\t' '$1=="direct_cache_hit"||$1=="preprocessed_cache_hit"||$1=="cache_miss"{s+=$2} END{print s+0}'; }
 
 cp "$src/patches/variants.json" "$work/variants.json"
-echo "rcuprof build cost, $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "rcuprof build cost, $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%Y-%m-%dT%H:%MZ)"
 
 export CCACHE_DIR="$work/cc1"
 cmake -S "$src" -B "$work/b1" -G Ninja -DRCUPROF_VARIANTS="$one" -DRCUPROF_USER_VARIANTS="$work/none.json" >/dev/null
@@ -28,10 +28,14 @@ echo "one variant ($one), empty ccache:         ${t_one} s"
 export CCACHE_DIR="$work/cc2"
 cmake -S "$src" -B "$work/b2" -G Ninja -DRCUPROF_USER_VARIANTS="$work/none.json" >/dev/null
 all=$(grep -o 'variants to build: .*' "$work/b2/CMakeCache.txt" 2>/dev/null || true)
-t0=$(now); cmake --build "$work/b2" >"$work/b2.log" 2>&1; t1=$(now)
+targets=$(cmake --build "$work/b2" --target help | awk -F: '/^openssl-/{print $1}' | tr '\n' ' ')
+# OpenSSL only, like the one-variant figure; rcuprof's own code after.
+t0=$(now); cmake --build "$work/b2" --target $targets >"$work/b2.log" 2>&1; t1=$(now)
 t_all=$(secs "$t0" "$t1")
 n=$(grep -c "rcuprof: variant .* built" "$work/b2.log" || true)
 echo "all $n variants, empty ccache:              ${t_all} s   ratio $(awk "BEGIN{printf \"%.2f\", $t_all / $t_one}") (target <= 1.5)"
+t0=$(now); cmake --build "$work/b2" >"$work/b2b.log" 2>&1; t1=$(now)
+echo "then rcuprof's own code, drivers and tests: $(secs "$t0" "$t1") s"
 
 c0=$(calls "$CCACHE_DIR")
 t0=$(now); cmake --build "$work/b2" >"$work/b3.log" 2>&1; t1=$(now)
