@@ -6,8 +6,9 @@
 # Format: docs/interfaces.md, "Variant definitions".
 #
 # Sets RCUPROF_BUILT_VARIANTS (names, in definition order) and, per variant V,
-# RCUPROF_VARIANT_<V>_DIR (its build folder: tree/libcrypto.a, build.json) and
-# a target openssl-<V>.
+# RCUPROF_VARIANT_<V>_DIR (its build folder: tree/libcrypto.a, build.json),
+# RCUPROF_VARIANT_<V>_PATCHES (the resolved patch files, absolute) and a
+# target openssl-<V>.
 
 set(RCUPROF_VARIANTS "all" CACHE STRING
     "Comma-separated variants to build, or 'all'")
@@ -258,6 +259,7 @@ foreach(_v IN LISTS _all_names)
     USES_TERMINAL
     COMMENT "OpenSSL variant ${_v}")
   set(RCUPROF_VARIANT_${_v}_DIR "${_dir}")
+  set(RCUPROF_VARIANT_${_v}_PATCHES "${_rv_${_v}_patches}")
   list(APPEND RCUPROF_BUILT_VARIANTS "${_v}")
 endforeach()
 

@@ -36,6 +36,41 @@ static void print_counters(json_t *c, json_t *run)
                json_string_value(json_object_get(u, "reason")));
 }
 
+/* The probe layer's figures (patches/3.5/probes, probes/probe_readout.c). */
+static void print_probes(json_t *p)
+{
+    json_t *s = json_object_get(p, "summary");
+    json_t *v;
+
+    if (json_is_null(p) || p == NULL) {
+        printf("probes         none (this variant carries no probe layer)\n");
+        return;
+    }
+    if (!json_is_true(json_object_get(p, "enabled")) || !json_is_object(s)) {
+        printf("probes         off (--probes off)\n");
+        return;
+    }
+    printf("probes         lock %s: %lld acquisitions",
+           json_string_value(json_object_get(s, "lock")),
+           (long long)json_integer_value(json_object_get(s, "acquisitions")));
+    if (json_is_number(v = json_object_get(s, "retries_per_acquisition")))
+        printf(", %.6f retries/acq", json_number_value(v));
+    if (json_is_number(v = json_object_get(s, "acquire_ticks_per_acquisition")))
+        printf(", %.1f ticks/acq", json_number_value(v));
+    if (json_is_number(v = json_object_get(s, "lock_ticks_per_acquisition")))
+        printf(" (%.1f in read_lock)", json_number_value(v));
+    printf("\n");
+    if (json_is_number(v = json_object_get(s, "slow_fetches_per_kfetch")))
+        printf("               slow-path fetches %.2f per 1k\n", json_number_value(v));
+    if (json_is_number(v = json_object_get(s, "writer_wait_ns_per_sync")))
+        printf("               writer wait %.0f ns per synchronize (%lld synchronize)\n",
+               json_number_value(v),
+               (long long)json_integer_value(json_object_get(s, "syncs")));
+    if (json_is_number(v = json_object_get(json_object_get(p, "self_cost"), "added_ns")))
+        printf("               probe cost %.1f ns per read lock/unlock (measured on)\n",
+               json_number_value(v));
+}
+
 static void print_human(json_t *res)
 {
     json_t *run = json_object_get(res, "run"), *b = json_object_get(res, "build");
@@ -73,8 +108,7 @@ static void print_human(json_t *res)
            json_number_value(json_object_get(run, "ops_per_s")));
     printf("utilisation    %.2f\n",
            json_number_value(json_object_get(run, "utilisation")));
-    printf("probes         %s\n", json_is_null(json_object_get(res, "probes"))
-           ? "none (this variant carries no probe layer)" : "collected");
+    print_probes(json_object_get(res, "probes"));
     print_counters(json_object_get(res, "counters"), run);
     if (json_is_object(json_object_get(res, "samples"))) {
         char err[512];
@@ -109,7 +143,7 @@ int rcuprof_cmd_run(int argc, char **argv)
 
     optind = 1;
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, "n:d:w:N:f:q:l:p:W:m:u:r:R:c:C:x:e:HS:F:E:v:T:jo:th", opts,
+    while ((ch = getopt_long(argc, argv, "n:d:w:N:f:q:l:p:W:m:u:r:R:c:C:x:e:HS:F:E:P:K:v:T:jo:th", opts,
                              NULL)) != -1) {
         const char *lname = NULL;
         size_t k;

@@ -21,8 +21,15 @@
 #include "rcuprof_placement.h"
 #include "rcuprof_counters_hooks.h"
 #include "rcuprof_sampler_hooks.h"
+#ifdef RCUPROF_HAVE_PROBES      /* the variant carries the probe layer */
+# include "rcuprof_probe_readout.h"
+#endif
 
 #define RCUPROF_DRIVER_PROTOCOL 1
+
+/* --probes, --probe-every (probes/probe_readout.c); kept out of stress.h. */
+static int probes_on;
+static unsigned probe_every;
 
 void rcuprof_stress_error(const char *code, const char *fmt, ...)
 {
@@ -144,9 +151,11 @@ static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
     c->sample_freq = strtoull(defs['F'], NULL, 10);
     snprintf(c->sample_event, sizeof(c->sample_event), "%s", defs['E']);
     c->rtt = strcmp(defs['x'], "on") == 0;
+    probes_on = strcmp(defs['P'], "on") == 0;
+    probe_every = (unsigned)strtoul(defs['K'], NULL, 10);
 
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, "n:d:w:N:f:q:l:p:W:m:u:r:R:c:C:x:e:HS:F:E:Vh", long_opts,
+    while ((ch = getopt_long(argc, argv, "n:d:w:N:f:q:l:p:W:m:u:r:R:c:C:x:e:HS:F:E:P:K:Vh", long_opts,
                              NULL)) != -1) {
         switch (ch) {
         case 'n':
@@ -286,6 +295,18 @@ static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
             }
             snprintf(c->sample_event, sizeof(c->sample_event), "%s", optarg);
             break;
+        case 'P':
+            if (strcmp(optarg, "on") != 0 && strcmp(optarg, "off") != 0) {
+                rcuprof_stress_error("usage", "--probes '%s': use on or off", optarg);
+                return RCUPROF_EXIT_USAGE;
+            }
+            probes_on = strcmp(optarg, "on") == 0;
+            break;
+        case 'K':
+            if (parse_u64("probe-every", optarg, 1, 1u << 30, &v))
+                return RCUPROF_EXIT_USAGE;
+            probe_every = (unsigned)v;
+            break;
         case 'V':
             printf("%s\n", rcuprof_build_json);
             exit(0);
@@ -293,7 +314,7 @@ static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
             usage(stdout);
             exit(0);
         default:
-            if (optopt != 0 && optopt < 128 && strchr("ndwNfqlpWmurRcCxeSFE", optopt) != NULL)
+            if (optopt != 0 && optopt < 128 && strchr("ndwNfqlpWmurRcCxeSFEPK", optopt) != NULL)
                 rcuprof_stress_error("usage", "option -%c needs a value: see --help",
                                      optopt);
             else
@@ -629,6 +650,17 @@ int main(int argc, char **argv)
         return rc;
     }
 
+#ifdef RCUPROF_HAVE_PROBES
+    /* Before any writer or worker starts: switch, K, the layer's own cost. */
+    if (rcuprof_probe_readout_setup(&run, probes_on, probe_every, err,
+                                    sizeof(err)) != 0) {
+        rcuprof_stress_error("system", "%s", err);
+        rcuprof_counters_free(ctr);
+        workload_teardown(&run);
+        json_decref(build);
+        return RCUPROF_EXIT_SYSTEM;
+    }
+#endif
     rc = open_sampler(&run, &smp);
     if (rc != 0) {
         rcuprof_counters_free(ctr);

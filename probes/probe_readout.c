@@ -1,0 +1,363 @@
+/*
+ * rcuprof probe readout (see rcuprof_probe_readout.h and probes/README.md):
+ * per-worker window counters of the in-library probe layer, their sum over
+ * the workers, the whole process's totals (writers included), the store
+ * lock's layout and the layer's own cost, as the `probes` member.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <openssl/crypto.h>
+#include "internal/rcu.h"
+#include "internal/rcuprof_probes.h"
+
+#include "stress.h"
+#include "rcuprof_probe_readout.h"
+
+static struct {
+    int on;
+    unsigned k;
+    unsigned nthreads;
+    struct rcuprof_probes_counters *win;    /* one per worker */
+    double cost_off_ns, cost_on_ns;         /* per read lock + unlock */
+} P;
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Least time of 5 rounds of |n| read lock/unlock pairs, ns per pair. */
+static double pair_ns(CRYPTO_RCU_LOCK *l, unsigned n)
+{
+    double best = 1e30;
+    unsigned r, i;
+
+    for (r = 0; r < 5; r++) {
+        uint64_t t0 = mono_ns();
+
+        for (i = 0; i < n; i++) {
+            ossl_rcu_read_lock(l);
+            ossl_rcu_read_unlock(l);
+        }
+        t0 = mono_ns() - t0;
+        if ((double)t0 / n < best)
+            best = (double)t0 / n;
+    }
+    return best;
+}
+
+int rcuprof_probe_readout_setup(struct rcuprof_run *run, int on, unsigned k,
+                                char *errbuf, unsigned long n)
+{
+    CRYPTO_RCU_LOCK *l;
+
+    P.on = on;
+    P.k = k;
+    P.nthreads = run->cfg.threads;
+    P.win = calloc(run->cfg.threads, sizeof(*P.win));
+    if (P.win == NULL) {
+        snprintf(errbuf, n, "probes: out of memory");
+        return -1;
+    }
+    rcuprof_probes_set_sample_every(k);
+    /*
+     * The layer's own cost, on this (main) thread, on a private unnamed
+     * lock: uncontended read lock + unlock with the probes off and on.  The
+     * counts it makes are then forgotten (rcuprof_probes_forget_thread).
+     */
+    P.cost_off_ns = P.cost_on_ns = -1;
+    if ((l = ossl_rcu_lock_new(1, NULL)) != NULL) {
+        rcuprof_probes_enable(0);
+        pair_ns(l, 2000);
+        P.cost_off_ns = pair_ns(l, 20000);
+        rcuprof_probes_enable(1);
+        P.cost_on_ns = pair_ns(l, 20000);
+        ossl_rcu_lock_free(l);
+        rcuprof_probes_forget_thread();
+    }
+    rcuprof_probes_enable(on);
+    run->hooks[run->nhooks++] = &rcuprof_probe_readout_hooks;
+    return 0;
+}
+
+static void hook_window_start(struct rcuprof_worker *w)
+{
+    if (P.on)
+        rcuprof_probes_reset();
+}
+
+static void hook_window_end(struct rcuprof_worker *w)
+{
+    if (P.on && w->id < P.nthreads) {
+        P.win[w->id].size = sizeof(P.win[w->id]);
+        rcuprof_probes_read(&P.win[w->id]);
+    }
+}
+
+/* Upper bound of the bucket holding the q-quantile (log2 buckets). */
+static json_t *hist_quantile(const uint64_t *h, double q)
+{
+    uint64_t tot = 0, acc = 0, want;
+    unsigned i;
+
+    for (i = 0; i < RCUPROF_PROBES_HIST; i++)
+        tot += h[i];
+    if (tot == 0)
+        return json_null();
+    want = (uint64_t)(q * (double)tot + 0.999999);
+    if (want == 0)
+        want = 1;
+    for (i = 0; i < RCUPROF_PROBES_HIST; i++) {
+        acc += h[i];
+        if (acc >= want)
+            break;
+    }
+    return json_integer(i >= 62 ? INT64_MAX : (json_int_t)((1ull << (i + 1)) - 1));
+}
+
+static json_t *hist_json(const uint64_t *h)
+{
+    json_t *b = json_object();
+    unsigned i;
+    char key[8];
+
+    for (i = 0; i < RCUPROF_PROBES_HIST; i++) {
+        if (h[i] == 0)
+            continue;
+        snprintf(key, sizeof(key), "%u", i);
+        json_object_set_new(b, key, json_integer((json_int_t)h[i]));
+    }
+    return json_pack("{s:o, s:o, s:o, s:o}", "log2_buckets", b,
+                     "p50", hist_quantile(h, 0.50), "p99", hist_quantile(h, 0.99),
+                     "max_bucket", hist_quantile(h, 1.0));
+}
+
+static json_t *ratio(uint64_t a, uint64_t b, double scale)
+{
+    return b != 0 ? json_real((double)a * scale / (double)b) : json_null();
+}
+
+static json_t *rcu_json(const struct rcuprof_probes_rcu *r)
+{
+    json_t *j = json_object();
+
+#define U(k) json_object_set_new(j, #k, json_integer((json_int_t)r->k))
+    U(acquisitions); U(retries); U(max_retries); U(timed);
+    U(acquire_ticks); U(lock_ticks);
+    U(syncs); U(flips); U(spins); U(wait_ticks); U(max_wait_ticks);
+#undef U
+    json_object_set_new(j, "retries_per_acquisition",
+                        ratio(r->retries, r->acquisitions, 1));
+    json_object_set_new(j, "acquire_ticks_per_acquisition",
+                        ratio(r->acquire_ticks, r->timed, 1));
+    json_object_set_new(j, "lock_ticks_per_acquisition",
+                        ratio(r->lock_ticks, r->timed, 1));
+    json_object_set_new(j, "wait_ticks_per_sync",
+                        ratio(r->wait_ticks, r->syncs, 1));
+    json_object_set_new(j, "acquire_hist", hist_json(r->acquire_hist));
+    json_object_set_new(j, "wait_hist", hist_json(r->wait_hist));
+    return j;
+}
+
+static json_t *store_json(const struct rcuprof_probes_store *s)
+{
+    json_t *j = json_object();
+
+#define U(k) json_object_set_new(j, #k, json_integer((json_int_t)s->k))
+    U(rwlock_reads); U(write_locks); U(biglock); U(cache_gets);
+    U(cache_misses); U(cache_sets); U(flush_alls); U(remove_all_provided);
+#undef U
+    json_object_set_new(j, "misses_per_kget",
+                        ratio(s->cache_misses, s->cache_gets, 1000));
+    return j;
+}
+
+static const char *slot_name(unsigned s)
+{
+    struct rcuprof_probes_lockinfo li;
+
+    li.size = sizeof(li);
+    if (rcuprof_probes_lock_info(s, &li) != 0)
+        return NULL;
+    return li.name;
+}
+
+/* {"rcu": {name: {...}, ...}, "store": {...}}: named slots only. */
+static json_t *counters_json(const struct rcuprof_probes_counters *c)
+{
+    json_t *rcu = json_object();
+    unsigned s;
+
+    for (s = 0; s < RCUPROF_PROBES_MAX_LOCKS && s < c->nslots; s++) {
+        const char *name = slot_name(s);
+
+        if (name != NULL)
+            json_object_set_new(rcu, name, rcu_json(&c->rcu[s]));
+    }
+    return json_pack("{s:o, s:o}", "rcu", rcu, "store", store_json(&c->store));
+}
+
+static void add_into(struct rcuprof_probes_counters *d,
+                     const struct rcuprof_probes_counters *x)
+{
+    size_t s, i;
+
+    for (s = 0; s < RCUPROF_PROBES_MAX_LOCKS; s++) {
+        uint64_t *a = (uint64_t *)&d->rcu[s];
+        const uint64_t *b = (const uint64_t *)&x->rcu[s];
+
+        for (i = 0; i < sizeof(d->rcu[s]) / 8; i++) {
+            if (&a[i] == &d->rcu[s].max_retries
+                || &a[i] == &d->rcu[s].max_wait_ticks)
+                a[i] = b[i] > a[i] ? b[i] : a[i];
+            else
+                a[i] += b[i];
+        }
+    }
+    for (i = 0; i < sizeof(d->store) / 8; i++)
+        ((uint64_t *)&d->store)[i] += ((const uint64_t *)&x->store)[i];
+}
+
+static json_t *addr_json(uintptr_t a)
+{
+    char buf[32];
+
+    if (a == 0)
+        return json_null();
+    snprintf(buf, sizeof(buf), "0x%lx", (unsigned long)a);
+    return json_pack("{s:s, s:i}", "addr", buf, "line_offset",
+                     (int)(a % RCUPROF_CACHELINE));
+}
+
+/* Addresses only for slots some thread acquired in this run (|proc|). */
+static json_t *locks_json(const struct rcuprof_probes_counters *proc)
+{
+    json_t *a = json_array();
+    unsigned s;
+
+    for (s = 0; s < RCUPROF_PROBES_MAX_LOCKS; s++) {
+        struct rcuprof_probes_lockinfo li;
+        json_t *o;
+
+        li.size = sizeof(li);
+        if (rcuprof_probes_lock_info(s, &li) != 0 || li.name == NULL)
+            continue;
+        /* The set-up's self-cost lock was timed too: not a lock of the run */
+        if (proc == NULL || proc->rcu[s].acquisitions == 0)
+            li.lock = li.qp_group = li.reader_idx = li.write_lock = 0;
+        o = json_pack("{s:i, s:s, s:o, s:o, s:o, s:o}", "slot", (int)s,
+                      "name", li.name, "lock", addr_json(li.lock),
+                      "qp_group", addr_json(li.qp_group),
+                      "reader_idx", addr_json(li.reader_idx),
+                      "write_lock", addr_json(li.write_lock));
+        json_object_set_new(o, "reader_idx_shares_line_with_write_lock",
+            li.lock == 0 ? json_null()
+            : json_boolean(li.reader_idx / RCUPROF_CACHELINE
+                           == li.write_lock / RCUPROF_CACHELINE));
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
+/* The figures rcuprof's summary prints (one lock: see below). */
+static json_t *summary_json(const struct rcuprof_probes_counters *sum,
+                            const struct rcuprof_probes_counters *proc)
+{
+    unsigned s, pick = 0;
+    double tpu = rcuprof_probes_ticks_per_us();
+    const struct rcuprof_probes_rcu *r, *pr;
+    json_t *j;
+
+    /* The store's lock when the workers took it, else the busiest slot. */
+    for (s = 1; s < RCUPROF_PROBES_MAX_LOCKS; s++)
+        if (sum->rcu[s].acquisitions > sum->rcu[pick].acquisitions)
+            pick = s;
+    for (s = 1; s < RCUPROF_PROBES_MAX_LOCKS; s++) {
+        const char *name = slot_name(s);
+
+        if (name != NULL && strcmp(name, "method_store") == 0
+            && sum->rcu[s].acquisitions > 0)
+            pick = s;
+    }
+    r = &sum->rcu[pick];
+    pr = &proc->rcu[pick];
+    j = json_pack("{s:s}", "lock", slot_name(pick));
+    json_object_set_new(j, "acquisitions", json_integer((json_int_t)r->acquisitions));
+    json_object_set_new(j, "retries_per_acquisition",
+                        ratio(r->retries, r->acquisitions, 1));
+    json_object_set_new(j, "acquire_ticks_per_acquisition",
+                        ratio(r->acquire_ticks, r->timed, 1));
+    json_object_set_new(j, "lock_ticks_per_acquisition",
+                        ratio(r->lock_ticks, r->timed, 1));
+    json_object_set_new(j, "slow_fetches_per_kfetch",
+                        ratio(sum->store.cache_misses, sum->store.cache_gets, 1000));
+    json_object_set_new(j, "syncs", json_integer((json_int_t)pr->syncs));
+    json_object_set_new(j, "writer_wait_ns_per_sync",
+                        pr->syncs != 0 && tpu > 0
+                        ? json_real((double)pr->wait_ticks / tpu * 1000.0
+                                    / (double)pr->syncs)
+                        : json_null());
+    return j;
+}
+
+static json_t *hook_to_json(struct rcuprof_run *run)
+{
+    struct rcuprof_probes_counters sum, proc;
+    json_t *j, *threads;
+    unsigned i;
+
+    j = json_pack("{s:i, s:b, s:i, s:s, s:I, s:f}",
+                  "version", RCUPROF_PROBES_VERSION, "enabled", P.on,
+                  "sample_every", (int)rcuprof_probes_get_sample_every(),
+                  "clock", rcuprof_probes_clock(),
+                  "timer_cost_ticks", (json_int_t)rcuprof_probes_timer_cost(),
+                  "ticks_per_us", rcuprof_probes_ticks_per_us());
+    json_object_set_new(j, "self_cost", json_pack("{s:o, s:o, s:o}",
+        "read_pair_ns_off", P.cost_off_ns >= 0 ? json_real(P.cost_off_ns) : json_null(),
+        "read_pair_ns_on", P.cost_on_ns >= 0 ? json_real(P.cost_on_ns) : json_null(),
+        "added_ns", P.cost_on_ns >= 0 ? json_real(P.cost_on_ns - P.cost_off_ns)
+                                      : json_null()));
+    if (!P.on) {
+        json_object_set_new(j, "locks", locks_json(NULL));
+        json_object_set_new(j, "threads", json_null());
+        json_object_set_new(j, "sum", json_null());
+        json_object_set_new(j, "process", json_null());
+        json_object_set_new(j, "summary", json_null());
+        return j;
+    }
+    memset(&sum, 0, sizeof(sum));
+    sum.size = sizeof(sum);
+    sum.nslots = RCUPROF_PROBES_MAX_LOCKS;
+    threads = json_array();
+    for (i = 0; i < P.nthreads; i++) {
+        json_t *t = counters_json(&P.win[i]);
+
+        json_object_set_new(t, "id", json_integer((json_int_t)i));
+        json_array_append_new(threads, t);
+        add_into(&sum, &P.win[i]);
+    }
+    proc.size = sizeof(proc);
+    rcuprof_probes_read_process(&proc);
+    json_object_set_new(j, "locks", locks_json(&proc));
+    json_object_set_new(j, "threads", threads);
+    json_object_set_new(j, "sum", counters_json(&sum));
+    json_object_set_new(j, "process", counters_json(&proc));
+    json_object_set_new(j, "summary", summary_json(&sum, &proc));
+    return j;
+}
+
+const struct rcuprof_hooks rcuprof_probe_readout_hooks = {
+    .member = "probes",
+    .after_pin = NULL,
+    .before_barrier = NULL,
+    .window_start = hook_window_start,
+    .window_end = hook_window_end,
+    .to_json = hook_to_json,
+};

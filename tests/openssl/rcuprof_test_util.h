@@ -1,0 +1,72 @@
+/*
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * Small helpers shared by rcuprof's OpenSSL method-store tests.  These
+ * programs link statically against a variant's libcrypto.a and use its
+ * internal headers (ossl_method_store_* are hidden in libcrypto.so).
+ */
+#ifndef RCUPROF_TEST_UTIL_H
+#define RCUPROF_TEST_UTIL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <time.h>
+
+#if defined(__has_include)
+#if __has_include("internal/property_rcu.h")
+#include "internal/property_rcu.h"
+#endif
+#endif
+
+static int rcuprof_failures __attribute__((unused)) = 0;
+
+#define CHECK(cond, ...)                                             \
+    do {                                                             \
+        if (!(cond)) {                                               \
+            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, __VA_ARGS__);                            \
+            fprintf(stderr, "\n");                                   \
+            rcuprof_failures++;                                      \
+        }                                                            \
+    } while (0)
+
+static inline double now_us(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static inline const char *store_variant(void)
+{
+#ifdef OSSL_METHOD_STORE_RCU
+    return ossl_method_store_reclaim_policy();
+#else
+    return "stock";
+#endif
+}
+
+/* A fake method: a reference counter (tests check it returns to 1) */
+typedef struct {
+    long refs;
+} FAKE_METHOD;
+
+__attribute__((unused)) static int fake_up_ref(void *p)
+{
+    __atomic_add_fetch(&((FAKE_METHOD *)p)->refs, 1, __ATOMIC_RELAXED);
+    return 1;
+}
+
+__attribute__((unused)) static void fake_free(void *p)
+{
+    __atomic_sub_fetch(&((FAKE_METHOD *)p)->refs, 1, __ATOMIC_RELAXED);
+}
+
+static inline long fake_refs(FAKE_METHOD *m)
+{
+    return __atomic_load_n(&m->refs, __ATOMIC_RELAXED);
+}
+
+#endif
