@@ -67,6 +67,9 @@ int rcuprof_cmd_sweep(int argc, char **argv);
 int rcuprof_cmd_compare(int argc, char **argv);
 int rcuprof_cmd_report(int argc, char **argv);
 
+/* explain.c (issue 10; explain.h has the pure parts) */
+int rcuprof_cmd_explain(int argc, char **argv);
+
 /* attribute.c */
 int rcuprof_cmd_attribute(int argc, char **argv);
 json_t *rcuprof_attribute_result(const json_t *res, unsigned top, int folded,

@@ -33,6 +33,9 @@ static const struct cmd cmds[] = {
       "                                         the A/B table: intervals, paired tests, Holm, MDE" },
     { "report", rcuprof_cmd_report,
       "report RESULTS... --out DIR     tables (md, csv, json) and plots of a sweep" },
+    { "explain", rcuprof_cmd_explain,
+      "explain RESULTS... | --threads LIST [--variant V] [--reps N] [--out DIR] [...]\n"
+      "                                         why a thread count is slow: placements, round trips, evidence" },
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,1274 @@
+/*
+ * `rcuprof explain RESULTS... | --threads LIST`: why a thread count is slow.
+ *
+ * Finds the dips and knees of a sweep (or takes the listed counts), then,
+ * for each step, runs the same workload at both counts under controlled
+ * placements from the planner (the baseline, unpinned, compact, scatter,
+ * core, one package or L3 domain when there are several), under the other
+ * harness (--compat perftools or not) and without writers when the
+ * workload has some, all repetitions interleaved; measures the cache-line
+ * round trip between the CPUs used (pingpong, per pair); and classifies
+ * each step by the rules of explain_rules.c.  Output: an evidence table in
+ * markdown and JSON (docs/explain.md), written atomically to --out DIR.
+ * One driver process per measurement, as sweep does.
+ */
+#define _GNU_SOURCE
+#include "cli.h"
+#include "explain.h"
+#include "results.h"
+#include "rcuprof_counters.h"
+#include "rcuprof_placement.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef RCUPROF_VERSION
+# define RCUPROF_VERSION "0.0.0"
+#endif
+
+#define EXPLAIN_MAX_COUNTS 64
+#define EXPLAIN_MAX_CASES 16
+#define EXPLAIN_REPS_MAX 1000
+
+enum { OPT_VARIANT = 256, OPT_REPS, OPT_OUT, OPT_TIMEOUT, OPT_SEED,
+       OPT_MAX_PAIRS, OPT_HELP };
+
+enum { MOD_MAIN = 0, MOD_ALT, MOD_NOWRITERS, MOD_PAIR };
+
+struct cell {
+    unsigned threads;
+    size_t place;               /* policy index; pair index for MOD_PAIR */
+    int mod;
+    rcuprof_explain_run *runs;
+    size_t n, cap;
+    double *rtt;                /* MOD_PAIR: round trips, ns */
+};
+
+struct case_spec {
+    unsigned target, reference;
+    int has_ref;
+    const char *kind;
+};
+
+struct explain {
+    const char *variant;
+    char drv[PATH_MAX];
+    json_t *opts;               /* driver options: name -> string | true */
+    char baseline[48];
+    unsigned counts[EXPLAIN_MAX_COUNTS];
+    size_t ncounts;
+    struct case_spec cases[EXPLAIN_MAX_CASES];
+    size_t ncases;
+    char pnames[RCUPROF_EXPLAIN_MAX_PLACE][48];
+    char psame[RCUPROF_EXPLAIN_MAX_PLACE][96];
+    size_t nplace;
+    /* [count][place] */
+    rcuprof_explain_place plans[EXPLAIN_MAX_COUNTS][RCUPROF_EXPLAIN_MAX_PLACE];
+    struct rcuprof_placement_topo_summary topo;
+    rcuprof_explain_cpu *cpus;
+    size_t ncpus;
+    rcuprof_explain_pair *pairs;
+    size_t npairs, total_pairs;
+    int pmu;
+    char pmu_reason[160];
+    int alt_on;                 /* alt harness is perftools (1) or rcuprof */
+    int writers;
+    struct cell *cells;
+    size_t ncells;
+    unsigned reps;
+    uint64_t seed, timeout, max_pairs;
+    size_t runs_total, runs_failed;
+    json_t *notes;
+    char host[128], kernel[128];
+    int sample;
+};
+
+static uint64_t splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static void help(void)
+{
+    printf("usage: rcuprof explain RESULTS... | --threads LIST [options]\n");
+    printf("  RESULTS                   results.jsonl files of rcuprof sweep: their dips and knees are\n"
+           "                            explained, with the sweep's driver options\n");
+    printf("  --%-12s %-12s %s\n", "threads", "LIST", "explain these thread counts instead, each against the one before (1,2,4 or 1-8)");
+    printf("  --%-12s %-12s %s\n", "variant", "V", "the variant to run (default: the results' first with a finding, or stock)");
+    printf("  --%-12s %-12s %s\n", "reps", "N", "repetitions of every run, interleaved (default: 3)");
+    printf("  --%-12s %-12s %s\n", "out", "DIR", "also write DIR/explain.md and DIR/explain.json atomically");
+    printf("  --%-12s %-12s %s\n", "seed", "N", "seed of the interleaved order (default: random, recorded)");
+    printf("  --%-12s %-12s %s\n", "max-pairs", "N", "most CPU pairs in the round-trip matrix (default: 32)");
+    printf("  --%-12s %-12s %s\n", "timeout", "S", "kill a run after S seconds (default: 120)");
+    printf("driver options, passed to every run (see rcuprof run --help; --pin is explain's to choose):\n");
+#define RCUPROF_OPT(name, c, arg, meta, def, hlp) \
+    if (strcmp(name, "threads") != 0 && strcmp(name, "pin") != 0) \
+        printf("  --%-12s %-12s %s (default: %s)\n", name, meta, hlp, \
+               def[0] ? def : "none");
+#include "rcuprof_opts.def"
+#undef RCUPROF_OPT
+    printf("  --%-12s %-12s %s\n", "help", "", "this list");
+}
+
+static void note(struct explain *x, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void note(struct explain *x, const char *fmt, ...)
+{
+    va_list ap;
+    char buf[512];
+
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    json_array_append_new(x->notes, json_string(buf));
+}
+
+static const char *opt_str(const struct explain *x, const char *name)
+{
+    return json_string_value(json_object_get(x->opts, name));
+}
+
+/* ---------------------------------------------------------------------- */
+/* Placements                                                              */
+
+static void add_uniq(int *arr, size_t *n, int v)
+{
+    size_t k;
+
+    for (k = 0; k < *n; k++)
+        if (arr[k] == v)
+            return;
+    if (*n < RCUPROF_EXPLAIN_MAX_CPUS_USED)
+        arr[(*n)++] = v;
+}
+
+static void place_from_plan(const struct rcuprof_placement_plan *p,
+                            rcuprof_explain_place *out)
+{
+    int pk[RCUPROF_EXPLAIN_MAX_CPUS_USED], l3[RCUPROF_EXPLAIN_MAX_CPUS_USED];
+    int co[RCUPROF_EXPLAIN_MAX_CPUS_USED];
+    size_t npk = 0, nl3 = 0, nco = 0, i, k;
+
+    out->pinned = p->kind != RCUPROF_PLACEMENT_NONE;
+    out->shared_cpu = p->max_per_cpu > 1;
+    out->ncpus = 0;
+    if (!out->pinned)
+        return;
+    for (i = 0; i < p->nthreads; i++) {
+        const struct rcuprof_placement_thread *t = &p->threads[i];
+
+        if (out->ncpus < RCUPROF_EXPLAIN_MAX_CPUS_USED)
+            out->cpus[out->ncpus++] = t->cpu;
+        add_uniq(pk, &npk, t->package);
+        add_uniq(l3, &nl3, t->l3);
+        add_uniq(co, &nco, t->core);
+        for (k = 0; k < i; k++)
+            if (p->threads[k].core == t->core && p->threads[k].cpu != t->cpu
+                && t->core >= 0)
+                out->smt_shared = 1;
+    }
+    out->packages = (int)npk;
+    out->l3s = (int)nl3;
+    out->cores = (int)nco;
+}
+
+static int same_cpus(const rcuprof_explain_place *a,
+                     const rcuprof_explain_place *b)
+{
+    return a->pinned && b->pinned && a->ncpus == b->ncpus
+           && memcmp(a->cpus, b->cpus, a->ncpus * sizeof(int)) == 0;
+}
+
+/* Plan every candidate policy at every count; keep the baseline, "none",
+ * and each pinned policy whose CPUs differ from a kept one at some count. */
+static int plan_placements(struct explain *x, char *err, size_t errlen)
+{
+    const char *cand[RCUPROF_EXPLAIN_MAX_PLACE + 2];
+    size_t nc = 0, i, c, k;
+    hwloc_topology_t topo = NULL;
+    hwloc_bitmap_t allowed = NULL;
+    struct rcuprof_placement_plan *plan = NULL;
+    int rc = -1;
+
+    if (rcuprof_placement_topology_load(RCUPROF_PLACEMENT_SRC_SYSTEM, NULL,
+                                        &topo, err, errlen) != 0
+        || rcuprof_placement_allowed_get(&allowed, err, errlen) != 0)
+        goto done;
+    cand[nc++] = x->baseline;
+    if (strcmp(x->baseline, "none") != 0)
+        cand[nc++] = "none";
+    cand[nc++] = "compact";
+    cand[nc++] = "scatter";
+    cand[nc++] = "core";
+
+    /* The topology summary and every allowed CPU's place (compact, all). */
+    if (rcuprof_placement_plan_from_string(topo, allowed, "compact", 1, &plan,
+                                           err, errlen) != 0)
+        goto done;
+    x->topo = plan->topo;
+    rcuprof_placement_plan_free(plan);
+    plan = NULL;
+    if (x->topo.packages > 1)
+        cand[nc++] = "package:0";
+    if (x->topo.l3_domains > 1)
+        cand[nc++] = "l3:0";
+    if (rcuprof_placement_plan_from_string(topo, allowed, "compact",
+                                           (unsigned)x->topo.allowed_pus,
+                                           &plan, err, errlen) != 0)
+        goto done;
+    x->cpus = calloc(plan->nthreads, sizeof(*x->cpus));
+    if (x->cpus == NULL)
+        goto done;
+    for (i = 0; i < plan->nthreads; i++) {
+        x->cpus[i].cpu = plan->threads[i].cpu;
+        x->cpus[i].package = plan->threads[i].package;
+        x->cpus[i].l3 = plan->threads[i].l3;
+        x->cpus[i].core = plan->threads[i].core;
+    }
+    x->ncpus = plan->nthreads;
+    rcuprof_placement_plan_free(plan);
+    plan = NULL;
+
+    for (i = 0; i < nc && x->nplace < RCUPROF_EXPLAIN_MAX_PLACE; i++) {
+        size_t p = x->nplace, dup = SIZE_MAX;
+        int ok = 1;
+
+        if (i > 0 && strcmp(cand[i], x->baseline) == 0)
+            continue;
+        for (c = 0; c < x->ncounts; c++) {
+            rcuprof_explain_place *pl = &x->plans[c][p];
+            char perr[256];
+
+            memset(pl, 0, sizeof(*pl));
+            if (rcuprof_placement_plan_from_string(topo, allowed, cand[i],
+                                                   x->counts[c], &plan, perr,
+                                                   sizeof(perr)) != 0) {
+                if (i == 0) {
+                    snprintf(err, errlen, "the baseline placement '%s': %s",
+                             cand[i], perr);
+                    goto done;
+                }
+                note(x, "placement %s not run: %s", cand[i], perr);
+                ok = 0;
+                break;
+            }
+            snprintf(pl->name, sizeof(pl->name), "%s", cand[i]);
+            place_from_plan(plan, pl);
+            rcuprof_placement_plan_free(plan);
+            plan = NULL;
+        }
+        if (!ok)
+            continue;
+        /* The same CPUs as a kept pinned policy at every count? */
+        for (k = 1; k < p && i > 0; k++) {
+            for (c = 0; c < x->ncounts; c++)
+                if (!same_cpus(&x->plans[c][k], &x->plans[c][p]))
+                    break;
+            if (c == x->ncounts) {
+                dup = k;
+                break;
+            }
+        }
+        if (dup != SIZE_MAX) {
+            size_t len = strlen(x->psame[dup]);
+
+            snprintf(x->psame[dup] + len, sizeof(x->psame[dup]) - len, "%s%s",
+                     len ? ", " : "", cand[i]);
+            continue;
+        }
+        snprintf(x->pnames[p], sizeof(x->pnames[p]), "%s", cand[i]);
+        x->nplace++;
+    }
+    for (c = 0; c < x->ncounts; c++)
+        for (k = 0; k < x->nplace; k++)
+            snprintf(x->plans[c][k].same_as, sizeof(x->plans[c][k].same_as),
+                     "%s", x->psame[k]);
+    rc = 0;
+ done:
+    rcuprof_placement_plan_free(plan);
+    if (allowed != NULL)
+        hwloc_bitmap_free(allowed);
+    if (topo != NULL)
+        hwloc_topology_destroy(topo);
+    return rc;
+}
+
+static int pick_pairs(struct explain *x)
+{
+    int cpus[1024];
+    size_t n = 0, c, p, k;
+    int unpinned = 0;
+
+    for (c = 0; c < x->ncounts; c++)
+        for (p = 0; p < x->nplace; p++) {
+            const rcuprof_explain_place *pl = &x->plans[c][p];
+
+            if (!pl->pinned)
+                unpinned = 1;
+            for (k = 0; k < pl->ncpus && n < 1024; k++)
+                cpus[n++] = pl->cpus[k];
+        }
+    if (unpinned)
+        for (k = 0; k < x->ncpus && n < 1024; k++)
+            cpus[n++] = x->cpus[k].cpu;
+    return rcuprof_explain_pairs(cpus, n, x->cpus, x->ncpus,
+                                 (size_t)x->max_pairs, &x->pairs, &x->npairs,
+                                 &x->total_pairs);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Runs                                                                    */
+
+static struct cell *cell_get(struct explain *x, unsigned threads,
+                             size_t place, int mod)
+{
+    size_t i;
+
+    for (i = 0; i < x->ncells; i++)
+        if (x->cells[i].threads == threads && x->cells[i].place == place
+            && x->cells[i].mod == mod)
+            return &x->cells[i];
+    return NULL;
+}
+
+static int cell_add(struct explain *x, unsigned threads, size_t place,
+                    int mod)
+{
+    struct cell *nc;
+
+    if (cell_get(x, threads, place, mod) != NULL)
+        return 0;
+    nc = realloc(x->cells, (x->ncells + 1) * sizeof(*nc));
+    if (nc == NULL)
+        return -1;
+    x->cells = nc;
+    memset(&x->cells[x->ncells], 0, sizeof(*nc));
+    x->cells[x->ncells].threads = threads;
+    x->cells[x->ncells].place = place;
+    x->cells[x->ncells].mod = mod;
+    x->ncells++;
+    return 0;
+}
+
+static size_t count_index(const struct explain *x, unsigned threads)
+{
+    size_t i;
+
+    for (i = 0; i < x->ncounts; i++)
+        if (x->counts[i] == threads)
+            return i;
+    return 0;
+}
+
+/* argv of one run; the strings are malloc'ed from index 1 on. */
+static int build_argv(struct explain *x, const struct cell *cl, char **av,
+                      size_t cap)
+{
+    size_t n = 1;
+    json_t *o = json_deep_copy(x->opts);
+    char pin[64];
+
+    av[0] = x->drv;
+    if (o == NULL)
+        return -1;
+    if (cl->mod == MOD_PAIR) {
+        const rcuprof_explain_pair *pr = &x->pairs[cl->place];
+        const char *d = opt_str(x, "duration-ms");
+        unsigned long dur = d != NULL ? strtoul(d, NULL, 10) : 100;
+
+        json_decref(o);
+        if (dur == 0 || dur > 100)
+            dur = 100;
+        snprintf(pin, sizeof(pin), "cpus:%d,%d", pr->a, pr->b);
+        if (asprintf(&av[n++], "--workload=pingpong") < 0
+            || asprintf(&av[n++], "--threads=2") < 0
+            || asprintf(&av[n++], "--pin=%s", pin) < 0
+            || asprintf(&av[n++], "--duration-ms=%lu", dur) < 0
+            || asprintf(&av[n++], "--warmup-ms=20") < 0
+            || asprintf(&av[n++], "--rtt=off") < 0)
+            return -1;
+        av[n] = NULL;
+        return (int)n;
+    }
+    if (cl->mod == MOD_ALT) {
+        if (x->alt_on)
+            json_object_set_new(o, "compat", json_string("perftools"));
+        else
+            json_object_del(o, "compat");
+    } else if (cl->mod == MOD_NOWRITERS) {
+        json_object_set_new(o, "writers", json_string("0"));
+        json_object_del(o, "write-rate");
+        json_object_del(o, "churn");
+    }
+    if (asprintf(&av[n++], "--threads=%u", cl->threads) < 0
+        || asprintf(&av[n++], "--pin=%s", x->pnames[cl->place]) < 0) {
+        json_decref(o);
+        return -1;
+    }
+#define RCUPROF_OPT(name, c, arg, meta, def, hlp) \
+    if (n + 2 < cap && json_is_string(json_object_get(o, name)) \
+        && asprintf(&av[n++], "--%s=%s", name, \
+                    json_string_value(json_object_get(o, name))) < 0) \
+        n--; \
+    if (n + 2 < cap && json_is_true(json_object_get(o, name)) \
+        && asprintf(&av[n++], "--%s", name) < 0) \
+        n--;
+#include "rcuprof_opts.def"
+#undef RCUPROF_OPT
+    av[n] = NULL;
+    json_decref(o);
+    return (int)n;
+}
+
+/* One run.  -2: the driver refused the options (exit 2/3 on the first
+ * run: bad input); -1: out of memory; 0 otherwise (failures recorded). */
+static int run_one(struct explain *x, struct cell *cl, int first,
+                   char *msg, size_t msglen)
+{
+    char *av[72];
+    struct rcuprof_driver_result r;
+    rcuprof_explain_run run;
+    int ac = build_argv(x, cl, av, 64), i, failed = 0;
+    json_t *res = NULL;
+
+    if (ac < 0)
+        return -1;
+    memset(&run, 0, sizeof(run));
+    if (rcuprof_driver_spawn(x->drv, av, (double)x->timeout, &r) != 0) {
+        for (i = 1; i < ac; i++)
+            free(av[i]);
+        snprintf(msg, msglen, "cannot start %.900s", x->drv);
+        return -3;
+    }
+    for (i = 1; i < ac; i++)
+        free(av[i]);
+    x->runs_total++;
+    if (r.timed_out || !r.exited || r.status != 0) {
+        char em[512];
+
+        rcuprof_driver_error_message(&r, em, sizeof(em));
+        if (first && r.exited && !r.timed_out
+            && (r.status == 2 || r.status == 3)) {
+            snprintf(msg, msglen, "%s", em[0] ? em : "the driver refused the options");
+            rcuprof_driver_result_free(&r);
+            return -2;
+        }
+        failed = 1;
+        note(x, "a run at %u threads (%s) failed: %s", cl->threads,
+             cl->mod == MOD_PAIR ? "pingpong" : x->pnames[cl->place],
+             r.timed_out ? "timed out" : em[0] ? em : "no message");
+    } else {
+        res = json_loads(r.out, 0, NULL);
+        if (!json_is_object(res))
+            failed = 1;
+    }
+    rcuprof_driver_result_free(&r);
+    if (!failed) {
+        rcuprof_explain_run_from_json(res, &run);
+        failed = !run.ok;
+        if (x->host[0] == '\0') {
+            const json_t *env = json_object_get(res, "env");
+
+            snprintf(x->host, sizeof(x->host), "%s",
+                     json_is_string(json_object_get(env, "hostname"))
+                     ? json_string_value(json_object_get(env, "hostname"))
+                     : "?");
+            snprintf(x->kernel, sizeof(x->kernel), "%s",
+                     json_is_string(json_object_get(env, "kernel"))
+                     ? json_string_value(json_object_get(env, "kernel"))
+                     : "?");
+        }
+        if (json_is_object(json_object_get(res, "samples"))) {
+            char aerr[256];
+            json_t *rep = rcuprof_attribute_result(res, 5, 0, aerr,
+                                                   sizeof(aerr));
+
+            if (rep != NULL)
+                rcuprof_explain_run_samples(rep, &run);
+            json_decref(rep);
+        }
+    }
+    if (failed)
+        x->runs_failed++;
+    run.ok = !failed;
+    if (cl->mod == MOD_PAIR) {
+        if (cl->rtt == NULL)
+            cl->rtt = calloc(x->reps, sizeof(double));
+        if (cl->rtt == NULL) {
+            json_decref(res);
+            return -1;
+        }
+        if (!failed) {
+            const json_t *t0 = json_array_get(json_object_get(res, "threads"),
+                                              0);
+            double w = json_number_value(json_object_get(t0, "window_ns"));
+            double ops = json_number_value(json_object_get(t0, "ops"));
+
+            cl->rtt[cl->n++] = w > 0 && ops > 0 ? w / ops
+                                                 : run.wall_ns_per_op;
+        }
+        json_decref(res);
+        return 0;
+    }
+    json_decref(res);
+    if (cl->n == cl->cap) {
+        size_t cap = cl->cap ? cl->cap * 2 : 8;
+        rcuprof_explain_run *nr = realloc(cl->runs, cap * sizeof(*nr));
+
+        if (nr == NULL)
+            return -1;
+        cl->runs = nr;
+        cl->cap = cap;
+    }
+    cl->runs[cl->n++] = run;
+    return 0;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The sweep's line_rtt, per thread count                                  */
+
+struct sweep_ctx {
+    unsigned threads[EXPLAIN_MAX_COUNTS * 16];
+    double rtt[EXPLAIN_MAX_COUNTS * 16];
+    size_t n;
+    double min, max, jump;
+};
+
+static void sweep_rtt_read(const char *path, const char *variant,
+                           struct sweep_ctx *s)
+{
+    FILE *f = fopen(path, "r");
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+
+    if (f == NULL)
+        return;
+    while ((len = getline(&line, &cap, f)) > 0) {
+        json_t *j = json_loadb(line, (size_t)len, 0, NULL);
+        const json_t *rtt;
+        double b, a;
+
+        if (j == NULL)
+            continue;
+        rtt = json_object_get(json_object_get(json_object_get(j, "result"),
+                                              "run"), "line_rtt");
+        if (json_is_string(json_object_get(j, "variant"))
+            && strcmp(json_string_value(json_object_get(j, "variant")),
+                      variant) == 0 && json_is_object(rtt)) {
+            unsigned t = (unsigned)json_integer_value(
+                json_object_get(j, "threads"));
+
+            b = json_number_value(json_object_get(rtt, "before_ns"));
+            a = json_number_value(json_object_get(rtt, "after_ns"));
+            if (b > 0 && a > 0) {
+                double jump = fmax(a / b, b / a);
+
+                if (!(s->jump >= jump))
+                    s->jump = jump;
+            }
+            if (b > 0 && s->n < sizeof(s->rtt) / sizeof(s->rtt[0])) {
+                s->threads[s->n] = t;
+                s->rtt[s->n++] = b;
+            }
+            if (a > 0 && s->n < sizeof(s->rtt) / sizeof(s->rtt[0])) {
+                s->threads[s->n] = t;
+                s->rtt[s->n++] = a;
+            }
+            if (b > 0)
+                s->min = fmin(s->min, b), s->max = fmax(s->max, b);
+            if (a > 0)
+                s->min = fmin(s->min, a), s->max = fmax(s->max, a);
+        }
+        json_decref(j);
+    }
+    free(line);
+    fclose(f);
+}
+
+static double sweep_rtt_at(const struct sweep_ctx *s, unsigned threads,
+                           double *lo, double *hi)
+{
+    double v[EXPLAIN_MAX_COUNTS * 16];
+    size_t i, m = 0;
+
+    *lo = *hi = NAN;
+    for (i = 0; i < s->n; i++)
+        if (s->threads[i] == threads)
+            v[m++] = s->rtt[i];
+    if (m == 0)
+        return NAN;
+    qsort(v, m, sizeof(double), cmp_dbl);
+    *lo = v[0];
+    *hi = v[m - 1];
+    return m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
+}
+
+/* ---------------------------------------------------------------------- */
+
+static void fill_side(struct explain *x, unsigned threads,
+                      const struct sweep_ctx *sw,
+                      const rcuprof_explain_detection *det,
+                      rcuprof_explain_side *s)
+{
+    size_t ci = count_index(x, threads), p, i;
+    struct cell *cl;
+
+    memset(s, 0, sizeof(*s));
+    s->threads = threads;
+    s->nplace = x->nplace;
+    for (p = 0; p < x->nplace; p++) {
+        s->place[p] = x->plans[ci][p];
+        cl = cell_get(x, threads, p, MOD_MAIN);
+        if (cl != NULL)
+            rcuprof_explain_aggregate(cl->runs, cl->n, RCUPROF_EXPLAIN_LEVEL,
+                                      &s->agg[p]);
+        else
+            rcuprof_explain_agg_init(&s->agg[p]);
+    }
+    cl = cell_get(x, threads, 0, MOD_ALT);
+    if (cl != NULL)
+        rcuprof_explain_aggregate(cl->runs, cl->n, RCUPROF_EXPLAIN_LEVEL,
+                                  &s->alt);
+    else
+        rcuprof_explain_agg_init(&s->alt);
+    cl = cell_get(x, threads, 0, MOD_NOWRITERS);
+    if (cl != NULL)
+        rcuprof_explain_aggregate(cl->runs, cl->n, RCUPROF_EXPLAIN_LEVEL,
+                                  &s->nowriters);
+    else
+        rcuprof_explain_agg_init(&s->nowriters);
+    s->sweep_rtt = s->sweep_rtt_lo = s->sweep_rtt_hi = NAN;
+    if (sw != NULL)
+        s->sweep_rtt = sweep_rtt_at(sw, threads, &s->sweep_rtt_lo,
+                                    &s->sweep_rtt_hi);
+    s->sweep_cost = NAN;
+    for (i = 0; det != NULL && i < det->ncounts; i++)
+        if (det->counts[i].threads == threads)
+            s->sweep_cost = det->counts[i].cost;
+}
+
+static json_t *rtt_json(const struct explain *x)
+{
+    json_t *pairs = json_array(), *cpus = json_array(), *matrix = json_array();
+    int used[RCUPROF_EXPLAIN_MAX_CPUS_USED * 4];
+    size_t nu = 0, i, k;
+
+    for (i = 0; i < x->npairs; i++) {
+        const rcuprof_explain_pair *p = &x->pairs[i];
+
+        json_array_append_new(pairs, json_pack(
+            "{s:i, s:i, s:s, s:o, s:o, s:i}", "a", p->a, "b", p->b,
+            "relation", rcuprof_explain_rel_name(p->rel),
+            "ns", isfinite(p->ns) ? json_real(p->ns) : json_null(),
+            "median_ns", isfinite(p->median_ns) ? json_real(p->median_ns)
+                                                : json_null(),
+            "runs", (int)p->n));
+        for (k = 0; k < nu && used[k] != p->a; k++)
+            ;
+        if (k == nu && nu < sizeof(used) / sizeof(used[0]))
+            used[nu++] = p->a;
+        for (k = 0; k < nu && used[k] != p->b; k++)
+            ;
+        if (k == nu && nu < sizeof(used) / sizeof(used[0]))
+            used[nu++] = p->b;
+    }
+    for (i = 1; i < nu; i++)        /* sort the CPUs */
+        for (k = i; k > 0 && used[k - 1] > used[k]; k--) {
+            int t = used[k];
+
+            used[k] = used[k - 1];
+            used[k - 1] = t;
+        }
+    for (i = 0; i < nu; i++) {
+        json_t *row = json_array();
+
+        json_array_append_new(cpus, json_integer(used[i]));
+        for (k = 0; k < nu; k++) {
+            json_t *cell = json_null();
+            size_t p;
+
+            for (p = 0; p < x->npairs; p++) {
+                const rcuprof_explain_pair *pr = &x->pairs[p];
+
+                if (((pr->a == used[i] && pr->b == used[k])
+                     || (pr->b == used[i] && pr->a == used[k]))
+                    && isfinite(pr->ns))
+                    cell = json_real(pr->ns);
+            }
+            json_array_append_new(row, cell);
+        }
+        json_array_append_new(matrix, row);
+    }
+    return json_pack("{s:o, s:o, s:o, s:i, s:b, s:s}", "pairs", pairs,
+                     "cpus", cpus, "matrix", matrix, "total_pairs",
+                     (int)x->total_pairs, "capped",
+                     x->total_pairs > x->npairs, "method",
+                     "rcuprof-stress --workload pingpong --threads 2 --pin cpus:A,B; a run's figure is thread 0's window / its round trips; ns is the fastest run's, median_ns the median");
+}
+
+static void explain_free(struct explain *x)
+{
+    size_t i;
+
+    for (i = 0; i < x->ncells; i++) {
+        free(x->cells[i].runs);
+        free(x->cells[i].rtt);
+    }
+    free(x->cells);
+    free(x->cpus);
+    free(x->pairs);
+    json_decref(x->opts);
+    json_decref(x->notes);
+}
+
+static int write_out(const char *dir, const char *name, const char *text)
+{
+    char path[PATH_MAX];
+
+    if (snprintf(path, sizeof(path), "%s/%s", dir, name)
+        >= (int)sizeof(path)) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    return rcuprof_write_atomic(path, text, strlen(text));
+}
+
+int rcuprof_cmd_explain(int argc, char **argv)
+{
+    static const struct option opts[] = {
+#define RCUPROF_OPT(name, ch, arg, meta, def, hlp) { name, arg, NULL, ch },
+#include "rcuprof_opts.def"
+#undef RCUPROF_OPT
+        { "variant", 1, NULL, OPT_VARIANT }, { "reps", 1, NULL, OPT_REPS },
+        { "out", 1, NULL, OPT_OUT }, { "timeout", 1, NULL, OPT_TIMEOUT },
+        { "seed", 1, NULL, OPT_SEED }, { "max-pairs", 1, NULL, OPT_MAX_PAIRS },
+        { "help", 0, NULL, OPT_HELP }, { NULL, 0, NULL, 0 }
+    };
+    struct explain x;
+    const char *threads_arg = NULL, *out = NULL;
+    json_t *cli_opts = json_object(), *known = NULL, *detj = NULL;
+    json_t *report = NULL, *cases = NULL, *spec_opts = NULL;
+    rcuprof_results rs;
+    rcuprof_explain_detection det, *cdet = NULL;
+    rcuprof_explain_thresholds th;
+    struct sweep_ctx *sw = NULL;
+    char err[1024], *md = NULL, *js = NULL;
+    int ch, rc = RCUPROF_ERR_USAGE, have_seed = 0, have_variant = 0;
+    uint64_t v;
+    size_t i, j, b, nres = 0;
+    unsigned list[RCUPROF_THREADS_MAX];
+    size_t nlist = 0;
+
+    memset(&x, 0, sizeof(x));
+    memset(&rs, 0, sizeof(rs));
+    memset(&det, 0, sizeof(det));
+    x.reps = 3;
+    x.timeout = 120;
+    x.max_pairs = 32;
+    x.variant = "stock";
+    x.notes = json_array();
+    snprintf(x.baseline, sizeof(x.baseline), "none");
+    rcuprof_explain_thresholds_default(&th);
+    optind = 1;
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        size_t k;
+
+        switch (ch) {
+        case 'n': threads_arg = optarg; break;
+        case OPT_VARIANT: x.variant = optarg; have_variant = 1; break;
+        case OPT_OUT: out = optarg; break;
+        case OPT_REPS:
+            if (rcuprof_parse_uint(optarg, 1, EXPLAIN_REPS_MAX, &v) != 0) {
+                rcuprof_err("explain: --reps '%s': give a whole number from 1 to %d",
+                            optarg, EXPLAIN_REPS_MAX);
+                goto done;
+            }
+            x.reps = (unsigned)v;
+            break;
+        case OPT_TIMEOUT:
+            if (rcuprof_parse_uint(optarg, 1, 86400, &x.timeout) != 0) {
+                rcuprof_err("explain: --timeout '%s': give whole seconds from 1 to 86400",
+                            optarg);
+                goto done;
+            }
+            break;
+        case OPT_SEED:
+            if (rcuprof_parse_uint(optarg, 0, 0xffffffffULL, &x.seed) != 0) {
+                rcuprof_err("explain: --seed '%s': give a whole number from 0 to 4294967295",
+                            optarg);
+                goto done;
+            }
+            have_seed = 1;
+            break;
+        case OPT_MAX_PAIRS:
+            if (rcuprof_parse_uint(optarg, 1, 4096, &x.max_pairs) != 0) {
+                rcuprof_err("explain: --max-pairs '%s': give a whole number from 1 to 4096",
+                            optarg);
+                goto done;
+            }
+            break;
+        case OPT_HELP:
+            help();
+            rc = RCUPROF_OK;
+            goto done;
+        case 'p':
+            rcuprof_err("explain: --pin: explain runs its own placements; drop --pin (a sweep's --pin is the baseline)");
+            goto done;
+        case '?':
+            rcuprof_err("explain: unknown option or missing value '%s': see 'rcuprof explain --help'",
+                        argv[optind - 1]);
+            goto done;
+        default:
+            for (k = 0; opts[k].name != NULL; k++)
+                if (opts[k].val == ch)
+                    json_object_set_new(cli_opts, opts[k].name,
+                                        optarg != NULL ? json_string(optarg)
+                                        : json_true());
+        }
+    }
+    nres = (size_t)(argc - optind);
+    if (nres == 0 && threads_arg == NULL) {
+        rcuprof_err("explain: give results files of rcuprof sweep or --threads LIST: see 'rcuprof explain --help'");
+        goto done;
+    }
+    if (threads_arg != NULL
+        && rcuprof_parse_threads(threads_arg, list, RCUPROF_THREADS_MAX,
+                                 &nlist, err, sizeof(err)) != 0) {
+        rcuprof_err("explain: --threads: %s", err);
+        goto done;
+    }
+    if (nlist > EXPLAIN_MAX_CASES) {
+        rcuprof_err("explain: --threads: %zu counts, at most %d: explain fewer steps at a time",
+                    nlist, EXPLAIN_MAX_CASES);
+        goto done;
+    }
+
+    /* The sweep: its detection, driver options and baseline placement. */
+    if (nres > 0) {
+        size_t vi, pick = SIZE_MAX;
+        int pick_flagged = 0;
+
+        if (rcuprof_results_load_all(&rs, argv + optind, nres, "explain")
+            != 0)
+            goto done;
+        /* Every variant's detection; the one to run: --variant, else the
+         * first with a flagged finding, else the first. */
+        detj = json_object();
+        for (vi = 0; vi < rs.nvariants; vi++) {
+            rcuprof_explain_detection d;
+            int flagged = 0, take;
+
+            if (rcuprof_explain_detect_results(&rs, vi, RCUPROF_METRIC_WALL,
+                                               &d) != 0) {
+                rcuprof_err("explain: out of memory");
+                rc = RCUPROF_ERR_SYSTEM;
+                goto done;
+            }
+            json_object_set_new(detj, rs.variants[vi],
+                                rcuprof_explain_detection_json(&d));
+            for (j = 0; j < d.nfindings; j++)
+                flagged |= rcuprof_explain_finding_flagged(&d.findings[j]);
+            if (have_variant)
+                take = strcmp(rs.variants[vi], x.variant) == 0;
+            else
+                take = pick == SIZE_MAX || (flagged && !pick_flagged);
+            if (take) {
+                rcuprof_explain_detection_free(&det);
+                det = d;
+                pick = vi;
+                pick_flagged = flagged;
+            } else {
+                rcuprof_explain_detection_free(&d);
+            }
+        }
+        if (pick == SIZE_MAX) {
+            rcuprof_err("explain: --variant '%s' is not in the results: give one of their variants",
+                        x.variant);
+            goto done;
+        }
+        x.variant = rs.variants[pick];
+        cdet = &det;
+        spec_opts = json_object_get(json_object_get(rs.files[0].header,
+                                                    "spec"), "options");
+        if (json_is_string(json_object_get(spec_opts, "pin")))
+            snprintf(x.baseline, sizeof(x.baseline), "%s",
+                     json_string_value(json_object_get(spec_opts, "pin")));
+        if (nlist == 0) {
+            for (j = 0; j < det.nfindings && x.ncases < EXPLAIN_MAX_CASES;
+                 j++) {
+                const rcuprof_explain_finding *f = &det.findings[j];
+                size_t k;
+
+                if (!rcuprof_explain_finding_flagged(f))
+                    continue;
+                for (k = 0; k < x.ncases; k++)
+                    if (x.cases[k].target == f->threads
+                        && x.cases[k].reference == f->vs)
+                        break;
+                if (k < x.ncases)
+                    continue;
+                x.cases[x.ncases].target = f->threads;
+                x.cases[x.ncases].reference = f->vs;
+                x.cases[x.ncases].has_ref = 1;
+                x.cases[x.ncases].kind = f->kind == RCUPROF_EXPLAIN_DIP
+                                         ? "dip" : "knee";
+                x.ncases++;
+            }
+        }
+    }
+    for (i = 0; i < nlist; i++) {
+        x.cases[x.ncases].target = list[i];
+        x.cases[x.ncases].has_ref = i > 0;
+        x.cases[x.ncases].reference = i > 0 ? list[i - 1] : 0;
+        x.cases[x.ncases].kind = "listed";
+        x.ncases++;
+    }
+
+    /* The variant: known and built, before anything runs. */
+    known = rcuprof_variants_load(err, sizeof(err));
+    if (known == NULL) {
+        rcuprof_err("%s", err);
+        goto done;
+    }
+    if (!rcuprof_variant_name_ok(x.variant)
+        || json_object_get(known, x.variant) == NULL) {
+        rcuprof_err("explain: unknown variant '%s': 'rcuprof variants' lists them",
+                    x.variant);
+        goto done;
+    }
+    snprintf(x.drv, sizeof(x.drv), "%s/rcuprof-stress-%s", rcuprof_bindir(),
+             x.variant);
+    if (access(x.drv, X_OK) != 0) {
+        rcuprof_err("explain: variant '%s' is not built (no %s): build it with cmake --build build",
+                    x.variant, x.drv);
+        goto done;
+    }
+
+    /* Driver options: the sweep's, then the command line's. */
+    x.opts = json_is_object(spec_opts) ? json_deep_copy(spec_opts)
+                                       : json_object();
+    json_object_del(x.opts, "pin");
+    json_object_del(x.opts, "threads");
+    json_object_update(x.opts, cli_opts);
+    if (opt_str(&x, "workload") != NULL
+        && strcmp(opt_str(&x, "workload"), "pingpong") == 0) {
+        rcuprof_err("explain: --workload pingpong runs at 2 threads only: explain another workload");
+        goto done;
+    }
+    x.alt_on = opt_str(&x, "compat") == NULL
+               || strcmp(opt_str(&x, "compat"), "none") == 0;
+    x.writers = (opt_str(&x, "writers") != NULL
+                 && strcmp(opt_str(&x, "writers"), "0") != 0)
+                || (opt_str(&x, "write-rate") != NULL
+                    && strcmp(opt_str(&x, "write-rate"), "0") != 0);
+    x.sample = opt_str(&x, "sample") != NULL
+               && strcmp(opt_str(&x, "sample"), "on") == 0;
+
+    /* Counts to measure, then the placements at each. */
+    for (i = 0; i < x.ncases; i++) {
+        unsigned c[2] = { x.cases[i].target, x.cases[i].reference };
+        size_t k, m;
+
+        for (k = 0; k < (x.cases[i].has_ref ? 2u : 1u); k++) {
+            for (m = 0; m < x.ncounts && x.counts[m] != c[k]; m++)
+                ;
+            if (m == x.ncounts && x.ncounts < EXPLAIN_MAX_COUNTS)
+                x.counts[x.ncounts++] = c[k];
+        }
+    }
+    if (plan_placements(&x, err, sizeof(err)) != 0) {
+        rcuprof_err("explain: placement: %s", err);
+        goto done;
+    }
+    {
+        char cerr[256];
+        json_t *ev = rcuprof_counters_list_json(cerr, sizeof(cerr));
+        const json_t *pmu = json_object_get(ev, "pmu");
+
+        x.pmu = json_is_true(json_object_get(pmu, "hardware"));
+        snprintf(x.pmu_reason, sizeof(x.pmu_reason), "%.150s",
+                 json_is_string(json_object_get(pmu, "reason"))
+                 ? json_string_value(json_object_get(pmu, "reason"))
+                 : ev == NULL ? cerr : "");
+        json_decref(ev);
+        if (x.pmu && opt_str(&x, "events") == NULL)
+            json_object_set_new(x.opts, "events", json_string("coherence"));
+    }
+    if (!have_seed) {
+        uint32_t s;
+
+        if (getrandom(&s, sizeof(s), 0) != (ssize_t)sizeof(s))
+            s = (uint32_t)time(NULL) ^ (uint32_t)getpid();
+        x.seed = s;
+    }
+
+    /* Cells: every count under every placement, the other harness and no
+     * writers at the baseline placement; then the CPU pairs. */
+    for (i = 0; i < x.ncounts; i++) {
+        size_t p;
+
+        for (p = 0; p < x.nplace; p++)
+            if (cell_add(&x, x.counts[i], p, MOD_MAIN) != 0)
+                goto oom;
+        if (cell_add(&x, x.counts[i], 0, MOD_ALT) != 0
+            || (x.writers && cell_add(&x, x.counts[i], 0, MOD_NOWRITERS) != 0))
+            goto oom;
+    }
+    if (pick_pairs(&x) != 0)
+        goto oom;
+    for (i = 0; i < x.npairs; i++)
+        if (cell_add(&x, 0, i, MOD_PAIR) != 0)
+            goto oom;
+
+    fprintf(stderr, "explain: %s, %zu step(s), %zu thread count(s) x %zu placement(s), %zu CPU pair(s), %u rep(s): %zu runs\n",
+            x.variant, x.ncases, x.ncounts, x.nplace, x.npairs, x.reps,
+            x.ncells * x.reps);
+    {
+        size_t *order = malloc(x.ncells * sizeof(*order));
+        uint64_t st = x.seed;
+        int first = 1;
+
+        if (order == NULL)
+            goto oom;
+        for (b = 0; b < x.reps; b++) {
+            for (i = 0; i < x.ncells; i++)
+                order[i] = i;
+            for (i = x.ncells; i > 1; i--) {    /* Fisher-Yates */
+                size_t r = (size_t)(splitmix64(&st) % i), t = order[i - 1];
+
+                order[i - 1] = order[r];
+                order[r] = t;
+            }
+            for (i = 0; i < x.ncells; i++) {
+                int r = run_one(&x, &x.cells[order[i]], first, err,
+                                sizeof(err));
+
+                first = 0;
+                if (r == -2) {
+                    rcuprof_err("explain: %s", err);
+                    free(order);
+                    goto done;
+                }
+                if (r == -3) {
+                    rcuprof_err("explain: %s: check it is executable", err);
+                    free(order);
+                    rc = RCUPROF_ERR_SYSTEM;
+                    goto done;
+                }
+                if (r != 0) {
+                    free(order);
+                    goto oom;
+                }
+            }
+            fprintf(stderr, "explain: block %zu/%u done\n", b + 1, x.reps);
+        }
+        free(order);
+    }
+    for (i = 0; i < x.npairs; i++) {
+        struct cell *cl = cell_get(&x, 0, i, MOD_PAIR);
+
+        x.pairs[i].ns = x.pairs[i].median_ns = NAN;
+        x.pairs[i].n = cl != NULL ? cl->n : 0;
+        if (cl != NULL && cl->n > 0) {
+            qsort(cl->rtt, cl->n, sizeof(double), cmp_dbl);
+            x.pairs[i].ns = cl->rtt[0];
+            x.pairs[i].median_ns = cl->n % 2 ? cl->rtt[cl->n / 2]
+                : (cl->rtt[cl->n / 2 - 1] + cl->rtt[cl->n / 2]) / 2;
+        }
+    }
+
+    /* The sweep's machine state. */
+    if (nres > 0) {
+        if ((sw = calloc(1, sizeof(*sw))) == NULL)
+            goto oom;
+        sw->min = INFINITY;
+        sw->max = -INFINITY;
+        sw->jump = NAN;
+        for (i = 0; i < nres; i++)
+            sweep_rtt_read(argv[optind + i], x.variant, sw);
+    }
+
+    /* Classify every case. */
+    cases = json_array();
+    for (i = 0; i < x.ncases; i++) {
+        rcuprof_explain_case *c = calloc(1, sizeof(*c));
+        rcuprof_explain_verdict *vd = calloc(rcuprof_explain_nrules,
+                                             sizeof(*vd));
+        char summary[256];
+
+        if (c == NULL || vd == NULL) {
+            free(c);
+            free(vd);
+            goto oom;
+        }
+        c->kind = x.cases[i].kind;
+        c->has_reference = x.cases[i].has_ref;
+        fill_side(&x, x.cases[i].target, sw, cdet, &c->t);
+        if (c->has_reference)
+            fill_side(&x, x.cases[i].reference, sw, cdet, &c->r);
+        c->cpus_allowed = (unsigned)x.topo.allowed_pus;
+        c->packages = x.topo.packages;
+        c->l3_domains = x.topo.l3_domains;
+        c->cores = x.topo.cores;
+        c->pus = x.topo.pus;
+        c->pmu = x.pmu;
+        snprintf(c->pmu_reason, sizeof(c->pmu_reason), "%s", x.pmu_reason);
+        c->alt_harness = x.alt_on ? "perftools" : "rcuprof";
+        c->writers = x.writers;
+        c->pairs = x.pairs;
+        c->npairs = x.npairs;
+        c->sweep_rtt_min = sw != NULL && isfinite(sw->min) ? sw->min : NAN;
+        c->sweep_rtt_max = sw != NULL && isfinite(sw->max) ? sw->max : NAN;
+        c->sweep_rtt_jump = sw != NULL ? sw->jump : NAN;
+        rcuprof_explain_classify(c, &th, vd, summary, sizeof(summary));
+        json_array_append_new(cases, rcuprof_explain_case_json(c, vd,
+                                                               summary));
+        free(c);
+        free(vd);
+    }
+
+    /* The report. */
+    {
+        struct timespec ts;
+        json_t *inputs = json_array(), *places = json_array(), *machine;
+        char otext[1024] = "", cnote[256];
+        const char *name;
+        json_t *val;
+        size_t olen = 0;
+
+        clock_gettime(CLOCK_REALTIME, &ts);
+        for (i = 0; i < nres; i++)
+            json_array_append_new(inputs, json_string(argv[optind + i]));
+        for (i = 0; i < x.nplace; i++)
+            json_array_append_new(places, json_pack("{s:s, s:s, s:b}",
+                "name", x.pnames[i], "same_as", x.psame[i],
+                "baseline", i == 0));
+        json_object_foreach(x.opts, name, val) {
+            int w = snprintf(otext + olen, sizeof(otext) - olen, "%s--%s%s%s",
+                             olen ? " " : "", name,
+                             json_is_string(val) ? " " : "",
+                             json_is_string(val) ? json_string_value(val) : "");
+
+            if (w < 0 || (size_t)w >= sizeof(otext) - olen)
+                break;
+            olen += (size_t)w;
+        }
+        if (olen == 0)
+            snprintf(otext, sizeof(otext), "driver defaults");
+        if (x.pmu)
+            snprintf(cnote, sizeof(cnote), "collected (--events %s)",
+                     opt_str(&x, "events"));
+        else
+            snprintf(cnote, sizeof(cnote), "none, coherence counters skipped (%s)",
+                     x.pmu_reason[0] ? x.pmu_reason : "no hardware PMU");
+        if (!x.pmu)
+            note(&x, "coherence counters not collected: %s; the contention rule uses CPU time per op and the round-trip matrix instead",
+                 x.pmu_reason[0] ? x.pmu_reason : "no hardware PMU");
+        if (!x.sample)
+            note(&x, "on/off-CPU shares not collected: add --sample on");
+        machine = json_pack("{s:s, s:s, s:i, s:s, s:i, s:i, s:i, s:i, s:b, s:b, s:s, s:s}",
+                            "host", x.host[0] ? x.host : "?",
+                            "kernel", x.kernel[0] ? x.kernel : "?",
+                            "cpus_allowed", x.topo.allowed_pus,
+                            "allowed", x.topo.allowed,
+                            "packages", x.topo.packages,
+                            "l3_domains", x.topo.l3_domains,
+                            "cores", x.topo.cores, "pus", x.topo.pus,
+                            "smt", x.topo.pus > x.topo.cores,
+                            "pmu", x.pmu, "pmu_reason", x.pmu_reason,
+                            "counters", cnote);
+        report = json_pack("{s:s, s:s, s:I, s:s, s:o, s:s, s:O, s:s, s:i, s:I, s:o, s:o}",
+                           "schema", RCUPROF_EXPLAIN_SCHEMA,
+                           "rcuprof_version", RCUPROF_VERSION,
+                           "created_unix_ns",
+                           (json_int_t)ts.tv_sec * 1000000000 + ts.tv_nsec,
+                           "mode", nres > 0 ? "results" : "threads",
+                           "inputs", inputs, "variant", x.variant,
+                           "options", x.opts, "options_text", otext,
+                           "reps", (int)x.reps, "seed", (json_int_t)x.seed,
+                           "machine", machine, "placements", places);
+        if (report == NULL)
+            goto oom;
+        json_object_set_new(report, "detection",
+                            detj != NULL ? json_incref(detj) : json_null());
+        json_object_set_new(report, "cases", json_incref(cases));
+        json_object_set_new(report, "rtt", rtt_json(&x));
+        json_object_set_new(report, "runs", json_pack("{s:i, s:i}",
+            "total", (int)x.runs_total, "failed", (int)x.runs_failed));
+        {
+            json_t *rules = json_array();
+
+            for (i = 0; i < rcuprof_explain_nrules; i++)
+                json_array_append_new(rules, json_pack("{s:s, s:s, s:s}",
+                    "id", rcuprof_explain_rules[i].id,
+                    "title", rcuprof_explain_rules[i].title,
+                    "question", rcuprof_explain_rules[i].question));
+            json_object_set_new(report, "rules", rules);
+        }
+        json_object_set_new(report, "notes", json_incref(x.notes));
+    }
+    md = rcuprof_explain_markdown(report);
+    js = json_dumps(report, JSON_INDENT(2));
+    if (md == NULL || js == NULL)
+        goto oom;
+    {
+        char *t = realloc(js, strlen(js) + 2);
+
+        if (t == NULL)
+            goto oom;
+        js = t;
+        strcat(js, "\n");
+    }
+    if (out != NULL) {
+        if ((mkdir(out, 0755) != 0 && errno != EEXIST)
+            || write_out(out, "explain.json", js) != 0
+            || write_out(out, "explain.md", md) != 0) {
+            rcuprof_err("explain: cannot write %s/explain.md and explain.json (%s): check the folder is writable",
+                        out, strerror(errno));
+            rc = RCUPROF_ERR_SYSTEM;
+            goto done;
+        }
+    }
+    fputs(md, stdout);
+    rc = x.runs_failed > 0 ? RCUPROF_ERR_RUN : RCUPROF_OK;
+    goto done;
+ oom:
+    rcuprof_err("explain: out of memory");
+    rc = RCUPROF_ERR_SYSTEM;
+ done:
+    free(md);
+    free(js);
+    free(sw);
+    json_decref(report);
+    json_decref(cases);
+    json_decref(detj);
+    json_decref(known);
+    json_decref(cli_opts);
+    rcuprof_explain_detection_free(&det);
+    rcuprof_results_free(&rs);
+    explain_free(&x);
+    return rc;
+}

@@ -1,0 +1,304 @@
+/*
+ * rcuprof explain, detection: dips and knees over a sweep's thread counts,
+ * each with its intervals, a rank test and a confidence.  The scaling
+ * arithmetic is the statistics core's (rcuprof_stats_dips, _knees).
+ */
+#include "explain.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rcuprof_stats.h"
+
+struct count_runs {
+    unsigned threads;
+    double *x;
+    size_t n, cap;
+};
+
+static int cmp_uint(const void *a, const void *b)
+{
+    unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+/* The interval of the median: distribution-free from 6 runs, else the
+ * t interval of the mean widened to hold the median. */
+static void count_interval(const double *x, size_t n, double level,
+                           rcuprof_explain_count *c)
+{
+    rcuprof_stats_summary s;
+
+    c->n = n;
+    c->cost = c->lo = c->hi = c->coverage = NAN;
+    c->interval = "none";
+    if (n == 0 || rcuprof_stats_describe(x, n, level, &s) != RCUPROF_STATS_OK)
+        return;
+    c->cost = s.median;
+    if (isfinite(s.median_lo) && isfinite(s.median_hi)) {
+        c->lo = s.median_lo;
+        c->hi = s.median_hi;
+        c->coverage = s.median_coverage;
+        c->interval = "median";
+    } else if (n >= 2 && isfinite(s.mean_lo) && isfinite(s.mean_hi)) {
+        c->lo = fmin(s.mean_lo, s.median);
+        c->hi = fmax(s.mean_hi, s.median);
+        c->coverage = level;
+        c->interval = "mean-t";
+    }
+}
+
+static const char *confidence(const rcuprof_explain_finding *f)
+{
+    if (!f->separated)
+        return "low";
+    if (isfinite(f->p_holm) && f->p_holm < 0.05)
+        return "high";
+    return "medium";
+}
+
+static void rank_test(const struct count_runs *a, const struct count_runs *b,
+                      rcuprof_explain_finding *f)
+{
+    rcuprof_stats_rank_test mw;
+
+    f->p = f->effect = NAN;
+    if (a->n >= 1 && b->n >= 1
+        && rcuprof_stats_mann_whitney(a->x, a->n, b->x, b->n, &mw)
+           == RCUPROF_STATS_OK) {
+        f->p = mw.p;
+        f->effect = mw.effect;
+    }
+}
+
+static int add_finding(rcuprof_explain_detection *det,
+                       const rcuprof_explain_finding *f)
+{
+    rcuprof_explain_finding *nf;
+
+    nf = realloc(det->findings, (det->nfindings + 1) * sizeof(*nf));
+    if (nf == NULL)
+        return -1;
+    det->findings = nf;
+    det->findings[det->nfindings++] = *f;
+    return 0;
+}
+
+static void fill_pair(rcuprof_explain_finding *f,
+                      const rcuprof_explain_count *slow,
+                      const rcuprof_explain_count *vs)
+{
+    f->threads = slow->threads;
+    f->vs = vs->threads;
+    f->cost = slow->cost;
+    f->lo = slow->lo;
+    f->hi = slow->hi;
+    f->vs_cost = vs->cost;
+    f->vs_lo = vs->lo;
+    f->vs_hi = vs->hi;
+    f->ratio = slow->cost / vs->cost;
+    f->separated = isfinite(slow->lo) && isfinite(vs->hi)
+                   && (slow->lo > vs->hi || slow->hi < vs->lo);
+}
+
+int rcuprof_explain_detect(const unsigned *threads, const double *cost,
+                           size_t n, double level, double min_step_eff,
+                           rcuprof_explain_detection *det)
+{
+    struct count_runs *cr = NULL;
+    unsigned *uniq = NULL;
+    size_t nu = 0, i, j, k, m = 0;
+    double *th = NULL, *c = NULL, *lo = NULL, *hi = NULL, *se = NULL;
+    int *dv = NULL, *knee = NULL, rc = -1;
+    size_t *idx = NULL;
+    double *pv = NULL;
+
+    memset(det, 0, sizeof(*det));
+    det->level = level;
+    det->min_step_eff = min_step_eff;
+    if (threads == NULL || cost == NULL || !(level > 0 && level < 1)
+        || !(min_step_eff > 0 && min_step_eff <= 1))
+        return -1;
+    for (i = 0; i < n; i++)
+        if (!(cost[i] > 0) || !isfinite(cost[i]) || threads[i] == 0)
+            return -1;
+    if (n == 0)
+        return 0;
+    if ((uniq = malloc(n * sizeof(*uniq))) == NULL)
+        return -1;
+    memcpy(uniq, threads, n * sizeof(*uniq));
+    qsort(uniq, n, sizeof(*uniq), cmp_uint);
+    for (i = 0; i < n; i++)
+        if (nu == 0 || uniq[nu - 1] != uniq[i])
+            uniq[nu++] = uniq[i];
+    cr = calloc(nu, sizeof(*cr));
+    det->counts = calloc(nu, sizeof(*det->counts));
+    th = calloc(nu, sizeof(*th));
+    c = calloc(nu, sizeof(*c));
+    lo = calloc(nu, sizeof(*lo));
+    hi = calloc(nu, sizeof(*hi));
+    se = calloc(nu, sizeof(*se));
+    dv = calloc(nu, sizeof(*dv));
+    knee = calloc(nu, sizeof(*knee));
+    idx = calloc(nu, sizeof(*idx));
+    if (cr == NULL || det->counts == NULL || th == NULL || c == NULL
+        || lo == NULL || hi == NULL || se == NULL || dv == NULL
+        || knee == NULL || idx == NULL)
+        goto done;
+    det->ncounts = nu;
+    for (i = 0; i < nu; i++) {
+        cr[i].threads = uniq[i];
+        if ((cr[i].x = malloc(n * sizeof(double))) == NULL)
+            goto done;
+    }
+    for (i = 0; i < n; i++) {
+        for (j = 0; j < nu && cr[j].threads != threads[i]; j++)
+            ;
+        cr[j].x[cr[j].n++] = cost[i];
+    }
+    for (i = 0; i < nu; i++) {
+        det->counts[i].threads = uniq[i];
+        count_interval(cr[i].x, cr[i].n, level, &det->counts[i]);
+    }
+
+    /* Dips, over the counts that have an interval. */
+    for (i = 0; i < nu; i++) {
+        if (!isfinite(det->counts[i].lo))
+            continue;
+        th[m] = det->counts[i].threads;
+        c[m] = det->counts[i].cost;
+        lo[m] = det->counts[i].lo;
+        hi[m] = det->counts[i].hi;
+        idx[m++] = i;
+    }
+    if (m >= 2 && rcuprof_stats_dips(th, c, lo, hi, m, dv, NULL)
+                  == RCUPROF_STATS_OK) {
+        for (k = 0; k < m; k++) {
+            rcuprof_explain_finding f;
+
+            if (dv[k] < 0)
+                continue;
+            memset(&f, 0, sizeof(f));
+            f.kind = RCUPROF_EXPLAIN_DIP;
+            fill_pair(&f, &det->counts[idx[k]], &det->counts[idx[dv[k]]]);
+            f.step_eff = NAN;
+            rank_test(&cr[idx[k]], &cr[idx[dv[k]]], &f);
+            if (add_finding(det, &f) != 0)
+                goto done;
+        }
+    }
+
+    /* Knees, over every count (medians). */
+    for (i = 0; i < nu; i++) {
+        th[i] = det->counts[i].threads;
+        c[i] = det->counts[i].cost;
+    }
+    if (nu >= 2 && rcuprof_stats_knees(th, c, nu, min_step_eff, NULL, se,
+                                       knee, NULL) == RCUPROF_STATS_OK) {
+        double worst = INFINITY;
+        size_t wi = 0, first = det->nfindings;
+
+        for (i = 1; i < nu; i++) {
+            rcuprof_explain_finding f;
+
+            if (!knee[i])
+                continue;
+            memset(&f, 0, sizeof(f));
+            f.kind = RCUPROF_EXPLAIN_KNEE;
+            fill_pair(&f, &det->counts[i], &det->counts[i - 1]);
+            f.step_eff = se[i];
+            rank_test(&cr[i], &cr[i - 1], &f);
+            if (se[i] < worst) {
+                worst = se[i];
+                wi = det->nfindings;
+            }
+            if (add_finding(det, &f) != 0)
+                goto done;
+        }
+        if (det->nfindings > first)
+            det->findings[wi].worst = 1;
+    }
+
+    /* Holm over the variant's findings, then the confidence. */
+    if (det->nfindings > 0) {
+        if ((pv = malloc(det->nfindings * sizeof(*pv))) == NULL)
+            goto done;
+        for (i = 0; i < det->nfindings; i++)
+            pv[i] = det->findings[i].p;
+        if (rcuprof_stats_holm(pv, det->nfindings, pv) != RCUPROF_STATS_OK)
+            for (i = 0; i < det->nfindings; i++)
+                pv[i] = NAN;
+        for (i = 0; i < det->nfindings; i++) {
+            det->findings[i].p_holm = pv[i];
+            det->findings[i].confidence = confidence(&det->findings[i]);
+        }
+    }
+    rc = 0;
+ done:
+    if (cr != NULL)
+        for (i = 0; i < nu; i++)
+            free(cr[i].x);
+    free(cr);
+    free(uniq);
+    free(th);
+    free(c);
+    free(lo);
+    free(hi);
+    free(se);
+    free(dv);
+    free(knee);
+    free(idx);
+    free(pv);
+    if (rc != 0)
+        rcuprof_explain_detection_free(det);
+    return rc;
+}
+
+void rcuprof_explain_detection_free(rcuprof_explain_detection *det)
+{
+    free(det->counts);
+    free(det->findings);
+    det->counts = NULL;
+    det->findings = NULL;
+    det->ncounts = det->nfindings = 0;
+}
+
+int rcuprof_explain_finding_flagged(const rcuprof_explain_finding *f)
+{
+    return f->kind == RCUPROF_EXPLAIN_DIP || f->separated;
+}
+
+int rcuprof_explain_detect_results(const rcuprof_results *rs, size_t vi,
+                                   int metric, rcuprof_explain_detection *det)
+{
+    unsigned *th;
+    double *x;
+    size_t i, n = 0;
+    int rc;
+
+    th = malloc((rs->npoints + 1) * sizeof(*th));
+    x = malloc((rs->npoints + 1) * sizeof(*x));
+    if (th == NULL || x == NULL) {
+        free(th);
+        free(x);
+        return -1;
+    }
+    for (i = 0; i < rs->npoints; i++) {
+        const rcuprof_point *p = &rs->points[i];
+        double v = metric == RCUPROF_METRIC_CPU ? p->cpu_ns_per_op
+                                                : p->wall_ns_per_op;
+
+        if (p->variant != vi || p->status != RCUPROF_POINT_OK
+            || !(v > 0) || !isfinite(v))
+            continue;
+        th[n] = p->threads;
+        x[n++] = v;
+    }
+    rc = rcuprof_explain_detect(th, x, n, RCUPROF_EXPLAIN_LEVEL,
+                                RCUPROF_EXPLAIN_MIN_STEP_EFF, det);
+    free(th);
+    free(x);
+    return rc;
+}

@@ -1,0 +1,176 @@
+# rcuprof explain end to end on this machine: listed counts 1, C, 2C (1, 2,
+# 4 on the 2-CPU VM), two interleaved repetitions of 50 ms.  Checks the
+# classification from the measurements (2C threads oversubscribed, with
+# utilisation at most about CPUs/threads and run-queue delay; C threads
+# not), the round-trip matrix, that pinned runs ran where planned, both
+# output files; a sweep's results explained; bad input refused with one
+# line, exit 2 and nothing written.  Never asserts a timing.
+. "$(dirname "$0")/lib.sh"
+PY=/usr/bin/python3
+export RCUPROF_VARIANTS_FILE="$RCUPROF_BUILD/variants.json"
+
+V=stock
+[[ ",$RCUPROF_VARIANTS_BUILT," == *",stock,"* ]] || V=$(first_variant)
+C=$(nproc)
+if [ "$C" -lt 2 ]; then
+    echo "SKIPPED: needs 2 CPUs for a round-trip pair, have $C"
+    exit 77
+fi
+if [ "$C" -gt 16 ]; then
+    echo "SKIPPED: $C CPUs: 2x that many threads is too slow for this test"
+    exit 77
+fi
+if [ "$C" -eq 2 ]; then LIST=1,2,4; else LIST=1,$C,$((2 * C)); fi
+OVER=$((2 * C))
+
+# ---- listed counts ------------------------------------------------------
+OUT="$TMP/ex"
+"$RCUPROF" explain --threads "$LIST" --variant "$V" --reps 2 \
+    --duration-ms 50 --out "$OUT" >"$TMP/stdout" 2>"$TMP/stderr"
+rc=$?
+[ "$rc" -eq 0 ] && pass "explain --threads $LIST exits 0" \
+    || fail "explain --threads $LIST: exit $rc: $(tail -3 "$TMP/stderr")"
+[ -s "$OUT/explain.md" ] && pass "explain.md written" || fail "no explain.md"
+[ -s "$OUT/explain.json" ] && pass "explain.json written" || fail "no explain.json"
+cmp -s "$OUT/explain.md" "$TMP/stdout" && pass "explain.md is what was printed" \
+    || fail "stdout differs from explain.md"
+ls "$OUT" | grep -q '\.tmp\.' && fail "temporary files left in $OUT" \
+    || pass "no temporary files left"
+
+"$PY" - "$OUT/explain.json" "$OUT/explain.md" "$C" "$OVER" <<'PY' || fail "explain.json checks (above)"
+import json, sys
+rep = json.load(open(sys.argv[1]))
+md = open(sys.argv[2]).read()
+C, OVER = int(sys.argv[3]), int(sys.argv[4])
+errs = []
+def check(cond, what):
+    print(("ok: " if cond else "FAIL: ") + what)
+    if not cond:
+        errs.append(what)
+
+check(rep["schema"] == "rcuprof-explain/1", "schema rcuprof-explain/1")
+check(rep["mode"] == "threads", "mode threads")
+check(rep["machine"]["cpus_allowed"] == C, "cpus_allowed %d" % C)
+cases = {c["threads"]: c for c in rep["cases"]}
+check(sorted(cases) == sorted({1, C, OVER}), "one case per listed count")
+
+def rule(case, rid):
+    return next(r for r in case["rules"] if r["id"] == rid)
+
+# 2C threads: oversubscribed, with its evidence.
+over = cases[OVER]
+check(over["reference"] == C, "%d threads compared with %d" % (OVER, C))
+check("oversubscription" in over["causes"],
+      "%d threads classified oversubscribed (causes: %s)" % (OVER, over["causes"]))
+r = rule(over, "oversubscription")
+check(r["verdict"] == "supported", "oversubscription supported")
+check(any("%d threads > %d CPUs" % (OVER, C) in s for s in r["for"]),
+      "evidence: threads > CPUs")
+check(any("waited for a CPU" in s for s in r["for"]), "evidence: run-queue delay")
+base = [m for m in over["measurements"]
+        if m["threads"] == OVER and m["baseline"]][0]["metrics"]
+util = base["utilisation"]
+check(util is not None and 0 < util <= C / OVER * 1.25,
+      "utilisation %s at most about %.2f" % (util, C / OVER))
+check((base["runq_ns_per_kop"] or 0) > 0, "run-queue delay per 1k ops > 0")
+check((base["runq_share"] or 0) > 0, "run-queue share > 0")
+
+# C threads: every thread had a CPU; not oversubscription.
+mid = cases[C]
+check(rule(mid, "oversubscription")["verdict"] == "refuted",
+      "%d threads: oversubscription refuted" % C)
+check("oversubscription" not in mid["causes"], "%d threads not oversubscribed" % C)
+check(mid["summary"] != over["summary"], "the two steps are classified differently")
+# First count: no reference.
+check(rule(cases[1], "placement")["verdict"] == "not testable",
+      "1 thread: placement not testable (no reference)")
+
+# One package, one L3, no SMT here: said, with the reason.
+if rep["machine"]["packages"] <= 1 and rep["machine"]["l3_domains"] <= 1:
+    r = rule(over, "cross_domain")
+    check(r["verdict"] == "not testable" and "one package" in r["reason"],
+          "cross-domain: not testable here, with the reason")
+if not rep["machine"]["smt"]:
+    check(rule(over, "smt")["verdict"] == "not testable", "SMT: not testable here")
+if not rep["machine"]["pmu"]:
+    check(rule(over, "frequency")["verdict"] == "not testable",
+          "frequency: not testable without a PMU")
+    check(any("coherence counters not collected" in n for n in rep["notes"]),
+          "notes say why coherence counters were skipped")
+
+# Round-trip matrix: the pair (0,1), a positive time.
+pairs = {(p["a"], p["b"]): p for p in rep["rtt"]["pairs"]}
+check((0, 1) in pairs, "round-trip matrix has the pair (0,1)")
+check(((pairs.get((0, 1)) or {}).get("ns") or 0) > 0, "pair (0,1) time > 0")
+check(rep["rtt"]["matrix"][0][1] is not None, "matrix cell [0][1] filled")
+
+# Pinned runs ran where planned.
+pinned = [m for c in rep["cases"] for m in c["measurements"]
+          if m["planned_cpus"] is not None and m["metrics"]["runs"] > 0]
+check(len(pinned) > 0, "pinned placements were run")
+check(all(m["metrics"]["placed"] is True for m in pinned),
+      "every pinned run started and ended on its planned CPU")
+unpinned = [m for c in rep["cases"] for m in c["measurements"]
+            if m["planned_cpus"] is None and m["metrics"]["runs"] > 0]
+check(all(m["metrics"]["placed"] is None for m in unpinned),
+      "unpinned runs are not judged against a plan")
+check(any(m["harness"] == "perftools" for m in over["measurements"]),
+      "the --compat perftools counterpart ran")
+
+# Every rule is answered in each case, and the markdown shows it.
+ids = [r["id"] for r in rep["rules"]]
+check(all([r["id"] for r in c["rules"]] == ids for c in rep["cases"]),
+      "every case answers every rule")
+check("| oversubscription | **supported** |" in md, "markdown evidence table")
+check("## Cache-line round trips" in md, "markdown round-trip section")
+sys.exit(1 if errs else 0)
+PY
+[ $? -eq 0 ] && pass "explain.json and explain.md content"
+
+# ---- a sweep's results file ---------------------------------------------
+SW="$TMP/sweep"
+if "$RCUPROF" sweep --variants "$V" --threads 1,"$OVER" --reps 2 --seed 3 \
+        --duration-ms 50 --warmup-ms 10 --out "$SW" >/dev/null 2>&1; then
+    "$RCUPROF" explain "$SW/results.jsonl" --reps 1 --out "$TMP/ex2" \
+        >"$TMP/stdout2" 2>"$TMP/stderr2"
+    rc=$?
+    [ "$rc" -eq 0 ] && pass "explain RESULTS exits 0" \
+        || fail "explain RESULTS: exit $rc: $(tail -3 "$TMP/stderr2")"
+    "$PY" - "$TMP/ex2/explain.json" "$V" <<'PY' && pass "explain RESULTS: detection and the sweep's options" || fail "explain RESULTS json"
+import json, sys
+rep = json.load(open(sys.argv[1]))
+assert rep["mode"] == "results", rep["mode"]
+d = rep["detection"][sys.argv[2]]
+assert [c["threads"] for c in d["counts"]] == sorted(c["threads"] for c in d["counts"])
+assert all(c["runs"] == 2 for c in d["counts"]), d["counts"]
+assert rep["options"].get("warmup-ms") == "10", rep["options"]
+for f in d["findings"]:
+    assert f["kind"] in ("dip", "knee") and f["confidence"] in ("high", "medium", "low")
+flagged = [(f["threads"], f["vs"]) for f in d["findings"] if f["flagged"]]
+assert sorted(flagged) == sorted((c["threads"], c["reference"]) for c in rep["cases"]), (flagged, rep["cases"])
+PY
+else
+    fail "the sweep for explain RESULTS failed"
+fi
+
+# ---- bad input: one line, exit 2, nothing written -------------------------
+expect_error 2 "unknown variant" "$RCUPROF" explain --threads 1,2 \
+    --variant no-such-variant --out "$TMP/bad1"
+[ -e "$TMP/bad1" ] && fail "unknown variant: $TMP/bad1 was written" \
+    || pass "unknown variant: nothing written"
+expect_error 2 "--threads" "$RCUPROF" explain --threads 0,x --variant "$V" \
+    --out "$TMP/bad2"
+[ -e "$TMP/bad2" ] && fail "bad thread list: $TMP/bad2 was written" \
+    || pass "bad thread list: nothing written"
+echo 'this is not json' > "$TMP/corrupt.jsonl"
+expect_error 2 "not a results file" "$RCUPROF" explain "$TMP/corrupt.jsonl" \
+    --out "$TMP/bad3"
+[ -e "$TMP/bad3" ] && fail "corrupt results: $TMP/bad3 was written" \
+    || pass "corrupt results file: nothing written"
+expect_error 2 "--pin" "$RCUPROF" explain --threads 1,2 --variant "$V" \
+    --pin compact
+expect_error 2 "results files" "$RCUPROF" explain --variant "$V"
+expect_error 2 "unknown option" "$RCUPROF" explain --threads 1 --bogus
+"$RCUPROF" explain --help >/dev/null && pass "explain --help" \
+    || fail "explain --help failed"
+finish
