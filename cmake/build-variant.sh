@@ -53,6 +53,25 @@ if [ "${RCUPROF_RECIPE_ONLY:-0}" = 1 ]; then
     exit 0
 fi
 
+# RCUPROF_PATCH_ONLY=1: only the patched source in OUT/tree (for OpenSSL's
+# own test recipes, which need a tree configured with tests enabled).
+if [ "${RCUPROF_PATCH_ONLY:-0}" = 1 ]; then
+    if [ "$(cat "$out/.recipe-src" 2>/dev/null)" = "$recipe" ] && [ -d "$out/tree" ]; then
+        echo "rcuprof: patched source of $name is up to date"
+        exit 0
+    fi
+    rm -rf "$out/tree" "$out/.recipe-src"
+    mkdir -p "$out"
+    cp -a "$tree" "$out/tree"
+    for p in "${patches[@]}"; do
+        patch -d "$out/tree" -p1 --forward --batch --no-backup-if-mismatch --quiet < "$p" \
+            || fail "patch $(basename "$p") does not apply: rebuild the variant to see where"
+    done
+    echo "$recipe" > "$out/.recipe-src"
+    echo "rcuprof: patched source of $name in $out/tree"
+    exit 0
+fi
+
 if [ -f "$out/build.json" ] && [ "$(cat "$out/.recipe" 2>/dev/null)" = "$recipe" ] \
    && [ -f "$out/tree/libcrypto.a" ]; then
     echo "rcuprof: variant $name is up to date (recipe ${recipe:0:12})"

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# ctest wrapper: OpenSSL's own recipes on a variant, in a tree of its own
+# (tests and apps enabled), sharing the variants' ccache.
+# usage: recipes-ctest.sh SPEC OUT_DIR
+set -euo pipefail
+spec=$1 out=$2
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+RCUPROF_PATCH_ONLY=1 "$src/cmake/build-variant.sh" "$spec" "$out" 2
+if command -v ccache >/dev/null 2>&1; then
+    export CCACHE_DIR=${CCACHE_DIR:-${RCUPROF_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rcuprof}/ccache}
+    export CCACHE_BASEDIR=$(dirname "$out")
+    export CCACHE_NOHASHDIR=1
+    export CC="ccache gcc"
+fi
+exec "$here/run-recipes.sh" "$out/tree"
