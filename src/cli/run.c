@@ -1,6 +1,7 @@
 /* `rcuprof run`: one measurement through the variant's driver. */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "rcuprof_opts.h"
 #include "rcuprof_symbolize.h"
 
 #include <getopt.h>
@@ -136,6 +137,7 @@ int rcuprof_cmd_run(int argc, char **argv)
     const char *variant = NULL, *outfile = NULL;
     char *dargv[64], drv[PATH_MAX], err[1024];
     int dargc = 1, ch, terse = 0, as_json = 0, rc;
+    char shortopts[128] = "";
     uint64_t timeout = 120, v;
     struct rcuprof_driver_result r;
     json_t *known, *res;
@@ -143,7 +145,8 @@ int rcuprof_cmd_run(int argc, char **argv)
 
     optind = 1;
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, "n:d:w:N:f:q:l:p:W:m:u:r:R:c:C:x:e:HS:F:E:P:K:v:T:jo:th", opts,
+    rcuprof_opts_optstring(shortopts, sizeof(shortopts), "v:T:jo:th");
+    while ((ch = getopt_long(argc, argv, shortopts, opts,
                              NULL)) != -1) {
         const char *lname = NULL;
         size_t k;

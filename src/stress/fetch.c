@@ -49,7 +49,26 @@ static const struct fetch_type fetch_types[] = {
       EVP_KEYEXCH_get0_provider),
     T("ASYM_CIPHER", EVP_ASYM_CIPHER_fetch, EVP_ASYM_CIPHER_free,
       EVP_ASYM_CIPHER_is_a, EVP_ASYM_CIPHER_get0_provider),
+#if OPENSSL_VERSION_NUMBER >= 0x30500000L
+    T("SKEYMGMT", EVP_SKEYMGMT_fetch, EVP_SKEYMGMT_free, EVP_SKEYMGMT_is_a,
+      EVP_SKEYMGMT_get0_provider),
+#endif
 };
+
+/*
+ * --fetch all: one of each fetch type, post-quantum algorithms included,
+ * as the default cycle.
+ */
+static const char fetch_all[] =
+    "MD:SHA256,MD:SHA3-256,CIPHER:AES-128-GCM,CIPHER:CHACHA20-POLY1305,"
+    "MAC:HMAC,KDF:HKDF,RAND:CTR-DRBG,KEYMGMT:RSA,KEYMGMT:EC,"
+    "KEYMGMT:ML-KEM-768,KEYMGMT:ML-DSA-65,SIGNATURE:ECDSA,"
+    "SIGNATURE:ML-DSA-65,SIGNATURE:SLH-DSA-SHA2-128s,KEM:ML-KEM-768,"
+    "KEYEXCH:X25519,ASYM_CIPHER:RSA"
+#if OPENSSL_VERSION_NUMBER >= 0x30500000L
+    ",SKEYMGMT:GENERIC-SECRET"
+#endif
+    ;
 #undef T
 #define N_TYPES (sizeof(fetch_types) / sizeof(fetch_types[0]))
 
@@ -91,7 +110,7 @@ static int parse_list(struct fetch_state *st, const char *list,
     char buf[sizeof(((struct rcuprof_config *)0)->fetch)];
     char *save = NULL, *tok, *colon;
 
-    snprintf(buf, sizeof(buf), "%s", list);
+    snprintf(buf, sizeof(buf), "%s", strcmp(list, "all") == 0 ? fetch_all : list);
     for (tok = strtok_r(buf, ",", &save); tok != NULL;
          tok = strtok_r(NULL, ",", &save)) {
         struct fetch_item *it;
@@ -112,7 +131,7 @@ static int parse_list(struct fetch_state *st, const char *list,
         it->type = find_type(tok);
         if (it->type == NULL) {
             snprintf(err, n,
-                     "unknown fetch type '%s': use MD, CIPHER, MAC, KDF, RAND, KEM, SIGNATURE, KEYMGMT, KEYEXCH or ASYM_CIPHER",
+                     "unknown fetch type '%s': use MD, CIPHER, MAC, KDF, RAND, KEM, SIGNATURE, KEYMGMT, KEYEXCH, ASYM_CIPHER or SKEYMGMT (or --fetch all)",
                      tok);
             return -1;
         }

@@ -18,6 +18,7 @@
 #include <openssl/crypto.h>
 #include <openssl/opensslv.h>
 
+#include "rcuprof_opts.h"
 #include "rcuprof_placement.h"
 #include "rcuprof_counters_hooks.h"
 #include "rcuprof_sampler_hooks.h"
@@ -127,6 +128,7 @@ static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
     int ch;
     uint64_t v;
     const char *defs[128] = { 0 };
+    char shortopts[128] = "";
 
 #define RCUPROF_OPT(name, chr, arg, meta, def, help) defs[chr] = def;
 #include "rcuprof_opts.def"
@@ -154,8 +156,9 @@ static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
     probes_on = strcmp(defs['P'], "on") == 0;
     probe_every = (unsigned)strtoul(defs['K'], NULL, 10);
 
+    rcuprof_opts_optstring(shortopts, sizeof(shortopts), "Vh");
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, "n:d:w:N:f:q:l:p:W:m:u:r:R:c:C:x:e:HS:F:E:P:K:Vh", long_opts,
+    while ((ch = getopt_long(argc, argv, shortopts, long_opts,
                              NULL)) != -1) {
         switch (ch) {
         case 'n':
@@ -307,6 +310,12 @@ static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
                 return RCUPROF_EXIT_USAGE;
             probe_every = (unsigned)v;
             break;
+        case 'B':
+            if (parse_u64("reclaim-batch", optarg, 0, 1000000000, &v))
+                return RCUPROF_EXIT_USAGE;
+            c->reclaim_batch = v;
+            c->reclaim_batch_set = 1;
+            break;
         case 'V':
             printf("%s\n", rcuprof_build_json);
             exit(0);
@@ -314,7 +323,7 @@ static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
             usage(stdout);
             exit(0);
         default:
-            if (optopt != 0 && optopt < 128 && strchr("ndwNfqlpWmurRcCxeSFEPK", optopt) != NULL)
+            if (optopt > 0 && optopt < 128 && strchr(shortopts, optopt) != NULL)
                 rcuprof_stress_error("usage", "option -%c needs a value: see --help",
                                      optopt);
             else
@@ -626,6 +635,11 @@ int main(int argc, char **argv)
     json_object_set_new(build, "driver_protocol",
                         json_integer(RCUPROF_DRIVER_PROTOCOL));
 
+    if (rcuprof_store_configure(&run, err, sizeof(err)) != 0) {
+        rcuprof_stress_error("usage", "%s", err);
+        json_decref(build);
+        return RCUPROF_EXIT_USAGE;
+    }
     rc = make_plan(&run, &topo, &allowed, &plan);
     if (rc != 0) {
         json_decref(build);
@@ -706,6 +720,7 @@ int main(int argc, char **argv)
                     "threads", threads_json(&run));
     json_object_set_new(rj, "placement", rcuprof_placement_plan_to_json(plan));
     json_object_set_new(rj, "harness", rcuprof_harness_json(&run));
+    json_object_set_new(rj, "store", rcuprof_store_json());
     json_object_set_new(rj, "churn", rcuprof_churn_json(&run));
     json_object_set_new(rj, "line_rtt", rtt_cpu[1] < 0 || !run.cfg.rtt ? json_null()
         : json_pack("{s:[i,i], s:o, s:o}", "cpus", rtt_cpu[0], rtt_cpu[1],

@@ -56,6 +56,8 @@ struct rcuprof_config {
     int sample;                 /* --sample on */
     uint64_t sample_freq;
     char sample_event[128];
+    uint64_t reclaim_batch;     /* --reclaim-batch, if reclaim_batch_set */
+    int reclaim_batch_set;
 };
 
 /*
@@ -157,6 +159,10 @@ json_t *rcuprof_harness_json(const struct rcuprof_run *run);
 /* workloads.c: the registry behind --workload. */
 const struct rcuprof_workload *rcuprof_workload_find(const char *name);
 const char *rcuprof_workload_names(void);
+
+/* store.c: the variant's method store and its run-time settings. */
+int rcuprof_store_configure(const struct rcuprof_run *run, char *err, size_t n);
+json_t *rcuprof_store_json(void);
 
 /* churn.c: writer threads (--writers, --write-rate, --churn). */
 int rcuprof_churn_start(struct rcuprof_run *run, char *errbuf, size_t n);

@@ -34,6 +34,23 @@ check "write rate is paced near its target (200/s)" "50 <= r['churn']['writes_pe
 j --threads=2 --duration-ms=200 --workload=rcu --writers=1 && \
 check "rcu baseline with a synchronizing writer" "r['churn']['kinds']==['sync'] and r['churn']['writes']>0" "r['churn']"
 
+# --fetch all: every fetch type, post-quantum included, each from default.
+j --threads=2 --duration-ms=100 --fetch=all && \
+check "--fetch all: 18 items of 11 types, PQ included, all from default" "len(r['workload']['items'])==18 and len({i['type'] for i in r['workload']['items']})==11 and {'ML-KEM-768','ML-DSA-65','SLH-DSA-SHA2-128s'} <= {i['alg'] for i in r['workload']['items']} and all(i['provider']=='default' for i in r['workload']['items'])" "r['workload']['items']"
+
+# --reclaim-batch reaches rcu-nosync's store and is recorded; refused elsewhere.
+case ",$RCUPROF_VARIANTS_BUILT," in
+*,rcu-nosync,*)
+    "$RCUPROF_BINDIR/rcuprof-stress-rcu-nosync" --threads=1 --duration-ms=50 --reclaim-batch=7 > "$TMP/r.json" \
+        && check "--reclaim-batch 7 recorded in run.store" "r['store']=={'kind':'rcu','reclaim_policy':'nosync','reclaim_batch':7}" "r['store']" ;;
+esac
+case ",$RCUPROF_VARIANTS_BUILT," in
+*,stock,*)
+    "$RCUPROF_BINDIR/rcuprof-stress-stock" --threads=1 --duration-ms=10 --reclaim-batch=7 >"$TMP/out" 2>"$TMP/err"; rc=$?
+    [ $rc -eq 2 ] && grep -q "has no reclaim batch" "$TMP/err" && [ ! -s "$TMP/out" ] \
+        && pass "--reclaim-batch refused on stock (exit 2)" || fail "--reclaim-batch on stock: rc $rc $(cat "$TMP/err")" ;;
+esac
+
 # Every workload runs.
 for w in empty atomic padded rwlock rcu urcu mac cipher; do
     j --threads=2 --duration-ms=50 --warmup-ms=10 --workload=$w && \
