@@ -102,6 +102,9 @@ if [ ${#patches_out[@]} -gt 0 ]; then
     patch_json="[$(IFS=,; echo "${patches_out[*]}")]"
 fi
 
+# What was compiled, exactly: the patched source, before Configure.
+tree_sha=$(find . -type f ! -name '.rcuprof-*' -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
+
 if command -v ccache >/dev/null 2>&1 && [ "${RCUPROF_NO_CCACHE:-0}" != 1 ]; then
     # One cache for every variant tree and every clone.  -g makes ccache hash
     # the working directory unless hash_dir is off; base_dir makes absolute
@@ -127,7 +130,7 @@ fi
 cc_version=$(${CC:-cc} --version 2>/dev/null | head -n 1 | sed 's/"/\\"/g')
 join_json() { local first=1 x; printf '['; for x in "$@"; do [ $first = 1 ] || printf ','; first=0; printf '"%s"' "${x//\"/\\\"}"; done; printf ']'; }
 cat > "$out/build.json.tmp" <<JSON
-{"variant":"$name","openssl_version":"$ver","line":"$line","source":$source_json,"patches":$patch_json,"configure":$(join_json "${configure[@]}"),"cflags":$(join_json "${cflags[@]}"),"defines":$(join_json "${defines[@]}"),"compiler":"$cc_version","recipe":"$recipe"}
+{"variant":"$name","openssl_version":"$ver","line":"$line","source":$source_json,"patches":$patch_json,"configure":$(join_json "${configure[@]}"),"cflags":$(join_json "${cflags[@]}"),"defines":$(join_json "${defines[@]}"),"compiler":"$cc_version","recipe":"$recipe","patched_tree_sha256":"$tree_sha","libcrypto_sha256":"$(sha256sum libcrypto.a | cut -d' ' -f1)"}
 JSON
 echo "$recipe" > "$out/.recipe"
 mv "$out/build.json.tmp" "$out/build.json"

@@ -6,6 +6,9 @@
                                       points of the files (the probes member)
   counts.py machine RESULTS.jsonl...  per file: the machine, the build, when,
                                       the load and steal, utilisation
+  counts.py sched RESULTS.jsonl...    per thread count, medians over every ok
+                                      run (all variants): CPU cost, utilisation,
+                                      context switches, run-queue delay
   counts.py facts DIR                 the exact counts the text states, over
                                       every DIR/*/results.jsonl
   counts.py attribution REPORT.json...  bucket shares of `rcuprof attribute
@@ -194,7 +197,32 @@ def machine_table(paths):
     return "\n".join(rows)
 
 
+def sched_table(paths):
+    c = defaultdict(list)
+    cpus = set()
+    for d in points(paths):
+        r = d["result"]
+        cpus.add(r["env"]["cpus_allowed"])
+        run = r["run"]
+        s = run["sched"]
+        c[d["threads"]].append((run["cpu_ns_per_op"], run["wall_ns_per_op"], run["utilisation"],
+                                s["vcsw_per_kop"], s["ivcsw_per_kop"], s["runq_ns_per_kop"],
+                                s["migrations_per_kop"]))
+    rows = ["| threads | runs | CPU ns/op | wall ns/op | utilisation | CPUs / threads | voluntary switches per 1k ops | involuntary per 1k ops | migrations per 1k ops | run-queue delay per op, ns |",
+            "|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"]
+    for t in sorted(c):
+        v = c[t]
+        m = [median([x[i] for x in v if x[i] is not None]) for i in range(7)]
+        f = lambda x, fmt: "-" if x is None else format(x, fmt)
+        rows.append(f"| {t} | {len(v)} | {m[0]:.0f} | {m[1]:.0f} | {m[2]:.3f} | {min(1.0, min(cpus) / t):.3f} | "
+                    f"{f(m[3], '.3f')} | {f(m[4], '.3f')} | {f(m[6], '.3f')} | {f(None if m[5] is None else m[5] / 1000, '.0f')} |")
+    return "\n".join(rows)
+
+
 def main(argv):
+    if len(argv) >= 3 and argv[1] == "sched":
+        print(sched_table(argv[2:]))
+        return 0
     if len(argv) >= 3 and argv[1] == "machine":
         print(machine_table(argv[2:]))
         return 0

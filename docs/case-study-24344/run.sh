@@ -17,7 +17,7 @@ SAMPLES=${SAMPLES:-/tmp/rcuprof-case-study-samples}
 V=stock,rcu-sync,rcu-nosync
 mkdir -p "$SAMPLES" "$D/attribute"
 # A sweep exits 1 when a point failed; it is recorded in the file, so go on.
-step() { echo "== $(date -u +%H:%M:%S) load $(cut -d' ' -f1-3 /proc/loadavg): $*"; "$@" || echo "== exit $?"; }
+step() { echo >&2 "== $(date -u +%H:%M:%S) load $(cut -d' ' -f1-3 /proc/loadavg): $*"; "$@" || echo "== exit $?"; }
 
 # 1. No write churn: the loop #24344's figures came from.
 step $R sweep --variants $V --threads 1,2 --reps 12 --duration-ms 300 --seed 2434401 --out $D/nochurn-2cpu

@@ -19,6 +19,7 @@
 #include <openssl/opensslv.h>
 
 #include "rcuprof_opts.h"
+#include "rcuprof_git_revision.h"
 #include "rcuprof_placement.h"
 #include "rcuprof_counters_hooks.h"
 #include "rcuprof_sampler_hooks.h"
@@ -634,6 +635,8 @@ int main(int argc, char **argv)
                         json_string(OpenSSL_version(OPENSSL_VERSION)));
     json_object_set_new(build, "driver_protocol",
                         json_integer(RCUPROF_DRIVER_PROTOCOL));
+    json_object_set_new(build, "rcuprof_revision",
+                        json_string(RCUPROF_GIT_REVISION));
 
     if (rcuprof_store_configure(&run, err, sizeof(err)) != 0) {
         rcuprof_stress_error("usage", "%s", err);
