@@ -9,6 +9,8 @@
   counts.py sched RESULTS.jsonl...    per thread count, medians over every ok
                                       run (all variants): CPU cost, utilisation,
                                       context switches, run-queue delay
+  counts.py points RESULTS.jsonl      one row per point, in run order: status,
+                                      the driver's wall time, the window, writes
   counts.py facts DIR                 the exact counts the text states, over
                                       every DIR/*/results.jsonl
   counts.py attribution REPORT.json...  bucket shares of `rcuprof attribute
@@ -219,7 +221,35 @@ def sched_table(paths):
     return "\n".join(rows)
 
 
+def points_table(path):
+    rows = ["| seq | threads | variant | status | driver s | window s | wall ns/op | CPU ns/op | workers with 0 ops in window | writes in window | synchronize calls | writer wait per synchronize, us |",
+            "|--:|--:|---|---|--:|--:|--:|--:|--:|--:|--:|--:|"]
+    with open(path) as f:
+        for line in f:
+            if not line.endswith("\n"):
+                continue
+            d = json.loads(line)
+            if d.get("type") != "point":
+                continue
+            r = d["result"]
+            if r is None:
+                rows.append(f"| {d['seq']} | {d['threads']} | {d['variant']} | {d['status']} | {d['seconds']:.1f} | - | - | - | - | - | - | - |")
+                continue
+            run = r["run"]
+            zero = sum(1 for t in r["threads"] if t["ops"] == 0)
+            ch = run.get("churn") or {}
+            sm = (r.get("probes") or {}).get("summary") or {}
+            wait = sm.get("writer_wait_ns_per_sync")
+            rows.append(f"| {d['seq']} | {d['threads']} | {d['variant']} | {d['status']} | {d['seconds']:.1f} | "
+                        f"{run['wall_ns'] / 1e9:.2f} | {run['wall_ns_per_op']:.0f} | {run['cpu_ns_per_op']:.0f} | {zero} | "
+                        f"{ch.get('writes', '-')} | {sm.get('syncs', '-')} | {'-' if wait is None else format(wait / 1000, '.1f')} |")
+    return "\n".join(rows)
+
+
 def main(argv):
+    if len(argv) == 3 and argv[1] == "points":
+        print(points_table(argv[2]))
+        return 0
     if len(argv) >= 3 and argv[1] == "sched":
         print(sched_table(argv[2:]))
         return 0

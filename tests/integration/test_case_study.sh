@@ -10,6 +10,7 @@
 # synchronize flips reader_idx once; rcu-sync synchronizes once per store
 # write; stock takes no RCU read lock on a fetch.
 . "$(dirname "$0")/lib.sh"
+RCUPROF=$(cd "$(dirname "$RCUPROF")" && pwd)/rcuprof   # absolute: we cd below
 cd "$RCUPROF_SRC" || { fail "cd $RCUPROF_SRC"; finish; }
 DOC=docs/case-study-24344.md
 [ -f "$DOC" ] || { fail "$DOC missing"; finish; }
