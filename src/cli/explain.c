@@ -14,6 +14,7 @@
  */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "rcuprof_opts.h"
 #include "explain.h"
 #include "results.h"
 #include "rcuprof_counters.h"
@@ -116,8 +117,7 @@ static void help(void)
     printf("driver options, passed to every run (see rcuprof run --help; --pin is explain's to choose):\n");
 #define RCUPROF_OPT(name, c, arg, meta, def, hlp) \
     if (strcmp(name, "threads") != 0 && strcmp(name, "pin") != 0) \
-        printf("  --%-12s %-12s %s (default: %s)\n", name, meta, hlp, \
-               def[0] ? def : "none");
+        rcuprof_opts_help_row(stdout, name, meta, hlp, arg, def);
 #include "rcuprof_opts.def"
 #undef RCUPROF_OPT
     printf("  --%-12s %-12s %s\n", "help", "", "this list");

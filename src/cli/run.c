@@ -166,15 +166,14 @@ int rcuprof_cmd_run(int argc, char **argv)
         case 'h':
             printf("usage: rcuprof run --variant V [options]\n");
 #define RCUPROF_OPT(name, c, arg, meta, def, help) \
-            printf("  --%-12s %-12s %s (default: %s)\n", name, meta, help, \
-                   def[0] ? def : "none");
+            rcuprof_opts_help_row(stdout, name, meta, help, arg, def);
 #include "rcuprof_opts.def"
 #undef RCUPROF_OPT
             printf("  --%-12s %-12s %s\n", "variant", "V", "the variant to measure (rcuprof variants lists them)");
             printf("  --%-12s %-12s %s\n", "timeout", "S", "kill the driver after S seconds (default: 120)");
             printf("  --%-12s %-12s %s\n", "json", "", "print the result JSON instead of the summary");
             printf("  --%-12s %-12s %s\n", "output", "FILE", "also write the result JSON to FILE, atomically");
-            printf("  -t %-23s %s\n", "", "print one number: microseconds per op (wall), as perftools does");
+            printf("  -t %-26s %s\n", "", "print one number: microseconds per op (wall), as perftools does");
             printf("  --%-12s %-12s %s\n", "help", "", "this list");
             return RCUPROF_OK;
         case '?':

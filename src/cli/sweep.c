@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "rcuprof_opts.h"
 #include "results.h"
 
 #include <errno.h>
@@ -114,8 +115,7 @@ static void help(void)
     printf("driver options, passed to every run (see rcuprof run --help):\n");
 #define RCUPROF_OPT(name, c, arg, meta, def, hlp) \
     if (strcmp(name, "threads") != 0) \
-        printf("  --%-12s %-12s %s (default: %s)\n", name, meta, hlp, \
-               def[0] ? def : "none");
+        rcuprof_opts_help_row(stdout, name, meta, hlp, arg, def);
 #include "rcuprof_opts.def"
 #undef RCUPROF_OPT
     printf("  --%-12s %-12s %s\n", "help", "", "this list");

@@ -113,6 +113,11 @@ int rcuprof_cmd_variants(int argc, char **argv)
     json_t *all, *v;
     int as_json = argc > 1 && strcmp(argv[1], "--json") == 0;
 
+    if (argc > 1 && strcmp(argv[1], "--help") == 0) {
+        printf("usage: rcuprof variants [--json]\n"
+               "  --json   every variant as JSON (patches, description, built, user)\n");
+        return RCUPROF_OK;
+    }
     if (argc > 1 && !as_json) {
         rcuprof_err("variants: unknown option '%s': the only option is --json",
                     argv[1]);
@@ -280,6 +285,10 @@ int rcuprof_cmd_variant(int argc, char **argv)
     if (argc < 2 || strcmp(argv[1], "add") != 0) {
         rcuprof_err("variant: use 'rcuprof variant add NAME --base V [--patch FILE]...' or '--source DIR'");
         return RCUPROF_ERR_USAGE;
+    }
+    if (argc >= 3 && strcmp(argv[2], "--help") == 0) {
+        printf("usage: rcuprof variant add NAME (--base VARIANT | --source DIR) [--patch FILE]... [--description TEXT]\n");
+        return RCUPROF_OK;
     }
     if (argc < 3 || argv[2][0] == '-') {
         rcuprof_err("variant add: give the new variant's NAME first");

@@ -26,4 +26,18 @@ static inline void rcuprof_opts_optstring(char *buf, size_t n, const char *extra
         strcat(buf, extra);
 }
 
+/*
+ * One --help row of a table option: "(default: X)" only where the option
+ * takes a value and the table gives a default.
+ */
+static inline void rcuprof_opts_help_row(FILE *f, const char *name,
+                                         const char *meta, const char *help,
+                                         int arg, const char *def)
+{
+    fprintf(f, "  --%-12s %-12s %s", name, meta, help);
+    if (arg && def[0] != '\0')
+        fprintf(f, " (default: %s)", def);
+    fputc('\n', f);
+}
+
 #endif

@@ -339,9 +339,15 @@ int rcuprof_harness_run(struct rcuprof_run *run)
     if (!barrier && !(cx & RCUPROF_COMPAT_EARLY_DEADLINE))
         set_deadline(run);      /* the threads are already counting */
     if (barrier) {
+        uint64_t w0;
+
         pthread_barrier_wait(&g_start);
+        w0 = now_ns(CLOCK_MONOTONIC);
         sleep_ns(run->cfg.warmup_ms * 1000000ull);
+        /* Every worker must be warm: under oversubscription this can take
+         * far longer than --warmup-ms, and the result says how long. */
         wait_until(&g_sync.warm, n);
+        run->warmup_ns = now_ns(CLOCK_MONOTONIC) - w0;
     }
     if (atomic_load(&g_phase.phase) != PH_DONE) {
         if (barrier) {

@@ -64,8 +64,8 @@ static void usage(FILE *f)
     fprintf(f, "usage: rcuprof-stress-<variant> [options]\n"
                "One measurement; prints one JSON object (docs/interfaces.md).\n\n");
 #define RCUPROF_OPT(name, ch, arg, meta, def, help) \
-    fprintf(f, "  -%c, --%-12s %-12s %s (default: %s)\n", ch, name, meta, help, \
-            def[0] ? def : "none");
+    fprintf(f, "  -%c,", ch); \
+    rcuprof_opts_help_row(f, name, meta, help, arg, def);
 #include "rcuprof_opts.def"
 #undef RCUPROF_OPT
     fprintf(f, "  -V, --version              print this driver's build as JSON\n");
@@ -723,6 +723,14 @@ int main(int argc, char **argv)
                     "threads", threads_json(&run));
     json_object_set_new(rj, "placement", rcuprof_placement_plan_to_json(plan));
     json_object_set_new(rj, "harness", rcuprof_harness_json(&run));
+    json_object_set_new(rj, "warmup_actual_ns", json_integer((json_int_t)run.warmup_ns));
+    {
+        unsigned i, idle = 0;
+
+        for (i = 0; i < run.cfg.threads; i++)
+            idle += run.slots[i].ops == 0;
+        json_object_set_new(rj, "idle_workers", json_integer(idle));
+    }
     json_object_set_new(rj, "store", rcuprof_store_json());
     json_object_set_new(rj, "churn", rcuprof_churn_json(&run));
     json_object_set_new(rj, "line_rtt", rtt_cpu[1] < 0 || !run.cfg.rtt ? json_null()

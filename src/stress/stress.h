@@ -145,6 +145,7 @@ struct rcuprof_run {
 
     /* Harness results. */
     uint64_t wall_ns;           /* main thread: window open to last close */
+    uint64_t warmup_ns;         /* barrier release to window open */
     int64_t start_realtime_ns;
     char error[512];            /* first failure, if any */
     unsigned failed_thread;
