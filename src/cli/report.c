@@ -141,8 +141,45 @@ static void gp_quote(FILE *f, const char *s)
     fputc('\'', f);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+/*
+ * Median over the ok points of (variant, threads) of a probe figure
+ * (0: retries per acquisition, 1: slow-path fetches per 1k); NAN if none
+ * of them carries it.
+ */
+static double probe_median(const rcuprof_results *rs, const char *variant,
+                           unsigned threads, int which)
+{
+    double *v = malloc(sizeof(double) * (rs->npoints + 1)), m = NAN;
+    size_t i, n = 0;
+
+    if (v == NULL)
+        return NAN;
+    for (i = 0; i < rs->npoints; i++) {
+        const rcuprof_point *p = &rs->points[i];
+        double x = which == 0 ? p->retries_per_acq : p->slow_per_kfetch;
+
+        if (p->status == RCUPROF_POINT_OK && p->threads == threads
+            && strcmp(rs->variants[p->variant], variant) == 0 && isfinite(x))
+            v[n++] = x;
+    }
+    if (n > 0) {
+        qsort(v, n, sizeof(*v), cmp_double);
+        m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    }
+    free(v);
+    return m;
+}
+
 static char *plot_script(const rcuprof_table *t, const char *dir,
-                         const rcuprof_stats_usl *usl, const int *fitted)
+                         const rcuprof_stats_usl *usl, const int *fitted,
+                         const rcuprof_results *rs, int *have_probes)
 {
     char *text = NULL;
     size_t len = 0, ti, v;
@@ -173,6 +210,22 @@ static char *plot_script(const rcuprof_table *t, const char *dir,
         if (fitted[v])
             fprintf(f, "usl%zu(x) = %.12g * x / (1 + %.12g * (x - 1) + %.12g * x * (x - 1)) / 1e6\n",
                     v, usl[v].lambda, usl[v].sigma, usl[v].kappa);
+    }
+    /* Probe-layer figures, where the results carry them. */
+    *have_probes = 0;
+    for (v = 0; v < t->nvariants; v++) {
+        fprintf(f, "$p%zu << EOD\n# threads retries_per_million_acq slow_per_kfetch\n", v);
+        for (ti = 0; ti < t->nthreads; ti++) {
+            double r = probe_median(rs, t->variants[v], t->threads[ti], 0);
+            double s = probe_median(rs, t->variants[v], t->threads[ti], 1);
+
+            if (isfinite(r) || isfinite(s)) {
+                fprintf(f, "%u %.9g %.9g\n", t->threads[ti],
+                        isfinite(r) ? r * 1e6 : NAN, isfinite(s) ? s : NAN);
+                *have_probes = 1;
+            }
+        }
+        fprintf(f, "EOD\n");
     }
     fprintf(f, "dir = ");
     gp_quote(f, dir);
@@ -218,6 +271,21 @@ static char *plot_script(const rcuprof_table *t, const char *dir,
             fprintf(f, ", \\\n        usl%zu(x) with lines dt 3 lc %zu title '%s USL fit'",
                     v, v + 1, t->variants[v]);
     }
+    if (*have_probes) {
+        fprintf(f, "\n    set output dir.'/probes.'.fmt.'.tmp'\n"
+                "    set multiplot layout 1,2 title 'probe layer, median over blocks'\n"
+                "    set ylabel 'read-side retries per million acquisitions'\n"
+                "    set title 'RCU retries'\n    plot ");
+        for (v = 0; v < t->nvariants; v++)
+            fprintf(f, "%s$p%zu using 1:2 with linespoints lw 2 pt 7 lc %zu title '%s'",
+                    v ? ", \\\n        " : "", v, v + 1, t->variants[v]);
+        fprintf(f, "\n    set ylabel 'fetches that missed the cache, per 1k fetches'\n"
+                "    set title 'slow-path fetches'\n    plot ");
+        for (v = 0; v < t->nvariants; v++)
+            fprintf(f, "%s$p%zu using 1:3 with linespoints lw 2 pt 7 lc %zu title '%s'",
+                    v ? ", \\\n        " : "", v, v + 1, t->variants[v]);
+        fprintf(f, "\n    unset multiplot");
+    }
     fprintf(f, "\n    unset output\n}\n");
     if (fclose(f) != 0) {
         free(text);
@@ -227,10 +295,11 @@ static char *plot_script(const rcuprof_table *t, const char *dir,
 }
 
 /* Run gnuplot on DIR/plots.gp; rename the plots into place on success. */
-static int run_gnuplot(const char *gp, const char *dir)
+static int run_gnuplot(const char *gp, const char *dir, int have_probes)
 {
     static const char *const outs[] = { "cost.png", "cost.svg",
-                                        "throughput.png", "throughput.svg" };
+                                        "throughput.png", "throughput.svg",
+                                        "probes.png", "probes.svg" };
     char script[PATH_MAX], tmp[PATH_MAX], fin[PATH_MAX], msg[512];
     char *argv[3];
     struct rcuprof_driver_result r;
@@ -256,7 +325,7 @@ static int run_gnuplot(const char *gp, const char *dir)
                     script, r.timed_out ? "timed out " : "", msg);
     }
     rcuprof_driver_result_free(&r);
-    for (i = 0; i < sizeof(outs) / sizeof(outs[0]); i++) {
+    for (i = 0; i < sizeof(outs) / sizeof(outs[0]) - (have_probes ? 0 : 2); i++) {
         snprintf(tmp, sizeof(tmp), "%s/%s.tmp", dir, outs[i]);
         snprintf(fin, sizeof(fin), "%s/%s", dir, outs[i]);
         if (!ok || rename(tmp, fin) != 0) {
@@ -275,7 +344,7 @@ int rcuprof_cmd_report(int argc, char **argv)
         { NULL, 0, NULL, 0 }
     };
     const char *baseline = NULL, *dir = NULL, *gp;
-    int ch, metric = RCUPROF_METRIC_WALL, rc = RCUPROF_ERR_USAGE;
+    int ch, metric = RCUPROF_METRIC_WALL, rc = RCUPROF_ERR_USAGE, have_probes = 0;
     int *fitted = NULL;
     rcuprof_stats_usl *usl = NULL;
     rcuprof_results rs;
@@ -343,7 +412,7 @@ int rcuprof_cmd_report(int argc, char **argv)
     md = rcuprof_table_markdown(&t);
     csv = rcuprof_table_csv(&t);
     js = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
-    script = plot_script(&t, dir, usl, fitted);
+    script = plot_script(&t, dir, usl, fitted, &rs, &have_probes);
     if (md == NULL || csv == NULL || js == NULL || script == NULL) {
         rcuprof_err("report: out of memory");
         goto done;
@@ -371,11 +440,13 @@ int rcuprof_cmd_report(int argc, char **argv)
     if (gp == NULL) {
         fprintf(stderr, "rcuprof: report: gnuplot not found: no plots (install gnuplot-nox); the tables are in %s\n",
                 dir);
-    } else if (run_gnuplot(gp, dir) != 0) {
+    } else if (run_gnuplot(gp, dir, have_probes) != 0) {
         goto done;
     }
-    printf("report: %s/results.md, results.csv, results.json%s\n", dir,
-           gp != NULL ? ", cost.png, throughput.png (and .svg)" : "");
+    printf("report: %s/results.md, results.csv, results.json%s%s\n", dir,
+           gp != NULL ? ", cost.png, throughput.png" : "",
+           gp == NULL ? "" : have_probes ? ", probes.png (and .svg)"
+                                          : " (and .svg)");
     rc = RCUPROF_OK;
  done:
     free(md);

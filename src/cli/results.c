@@ -225,6 +225,7 @@ static int parse_point(rcuprof_results *rs, json_t *j, size_t file,
         return -1;
     p->file = file;
     p->wall_ns_per_op = p->cpu_ns_per_op = p->ops_per_s = NAN;
+    p->retries_per_acq = p->slow_per_kfetch = NAN;
     res = json_object_get(j, "result");
     run = json_object_get(res, "run");
     env = json_object_get(res, "env");
@@ -232,6 +233,17 @@ static int parse_point(rcuprof_results *rs, json_t *j, size_t file,
         p->wall_ns_per_op = get_num(run, "wall_ns_per_op");
         p->cpu_ns_per_op = get_num(run, "cpu_ns_per_op");
         p->ops_per_s = get_num(run, "ops_per_s");
+        {
+            json_t *sum = json_object_get(json_object_get(res, "probes"),
+                                          "summary");
+
+            if (json_is_number(json_object_get(sum, "retries_per_acquisition")))
+                p->retries_per_acq = json_number_value(
+                    json_object_get(sum, "retries_per_acquisition"));
+            if (json_is_number(json_object_get(sum, "slow_fetches_per_kfetch")))
+                p->slow_per_kfetch = json_number_value(
+                    json_object_get(sum, "slow_fetches_per_kfetch"));
+        }
         if (!(p->wall_ns_per_op > 0) || !(p->cpu_ns_per_op >= 0))
             return -1;
         if (get_uint(env, "cpus_allowed", &p->cpus_allowed) != 0)

@@ -49,6 +49,8 @@ typedef struct rcuprof_point_st {
     int status;
     /* From result.run / result.env; NAN or 0 when absent (failed runs). */
     double wall_ns_per_op, cpu_ns_per_op, ops_per_s;
+    /* From result.probes.summary (probe layer); NAN when absent. */
+    double retries_per_acq, slow_per_kfetch;
     unsigned cpus_allowed;
     char *message;              /* failed runs: the driver's message */
 } rcuprof_point;

@@ -199,6 +199,16 @@ if command -v gnuplot >/dev/null; then
             && pass "$f is a PNG" || fail "$f is not a PNG"
     done
     grep -q "<svg" "$TMP/rep/cost.svg" && pass "cost.svg" || fail "cost.svg"
+    # Results from variants with the probe layer also get the probe plot.
+    if "$PY" -c "
+import json, sys
+f = open(sys.argv[1]); next(f)
+sys.exit(0 if any((json.loads(l).get('result') or {}).get('probes') for l in f if l.strip()) else 1)" "$TMP/s2/results.jsonl" 2>/dev/null; then
+        [ "$(head -c 8 "$TMP/rep/probes.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] \
+            && pass "probes.png is a PNG (results carry the probe layer)" || fail "probes.png missing"
+    else
+        [ ! -e "$TMP/rep/probes.png" ] && pass "no probe plot without probe results" || fail "probes.png without probes"
+    fi
 else
     echo "note: gnuplot not installed, plot checks skipped"
 fi
