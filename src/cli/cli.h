@@ -25,6 +25,16 @@ const char *rcuprof_bindir(void);
 /* Whole decimal number in [lo, hi]. */
 int rcuprof_parse_uint(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
 
+/* A growable string: zero-initialise; on allocation failure oom is set and
+ * later calls do nothing (the caller frees p and reports). */
+struct rcuprof_sb {
+    char *p;
+    size_t len, cap;
+    int oom;
+};
+void rcuprof_sb_printf(struct rcuprof_sb *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* threadlist.c: "1,2,4-8,16" or "1-64:x2" -> sorted, unique counts. */
 # define RCUPROF_THREADS_MAX 1024
 int rcuprof_parse_threads(const char *s, unsigned *out, size_t cap,

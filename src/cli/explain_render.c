@@ -4,6 +4,7 @@
  * the two never disagree.
  */
 #define _GNU_SOURCE
+#include "cli.h"
 #include "explain.h"
 
 #include <math.h>
@@ -207,58 +208,15 @@ json_t *rcuprof_explain_detection_json(const rcuprof_explain_detection *d)
 /* ---------------------------------------------------------------------- */
 /* Markdown                                                                */
 
-struct sb {
-    char *p;
-    size_t len, cap;
-    int oom;
-};
-
-static void sb_printf(struct sb *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void sb_printf(struct sb *b, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-
-    if (b->oom)
-        return;
-    for (;;) {
-        va_start(ap, fmt);
-        n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            b->oom = 1;
-            return;
-        }
-        if ((size_t)n < b->cap - b->len) {
-            b->len += (size_t)n;
-            return;
-        }
-        {
-            size_t cap = (b->cap + (size_t)n + 1) * 2;
-            char *p = realloc(b->p, cap);
-
-            if (p == NULL) {
-                b->oom = 1;
-                return;
-            }
-            b->p = p;
-            b->cap = cap;
-        }
-    }
-}
-
-/* Text of a cell: '|' and newlines would break the table. */
-static void sb_cell(struct sb *b, const char *s)
+static void sb_cell(struct rcuprof_sb *b, const char *s)
 {
     for (; s != NULL && *s; s++) {
         if (*s == '|')
-            sb_printf(b, "\\|");
+            rcuprof_sb_printf(b, "\\|");
         else if (*s == '\n')
-            sb_printf(b, " ");
+            rcuprof_sb_printf(b, " ");
         else
-            sb_printf(b, "%c", *s);
+            rcuprof_sb_printf(b, "%c", *s);
     }
 }
 
@@ -269,15 +227,15 @@ static double gnum(const json_t *o, const char *k)
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-static void sb_num(struct sb *b, double x, const char *fmt)
+static void sb_num(struct rcuprof_sb *b, double x, const char *fmt)
 {
     if (isfinite(x))
-        sb_printf(b, fmt, x);
+        rcuprof_sb_printf(b, fmt, x);
     else
-        sb_printf(b, "-");
+        rcuprof_sb_printf(b, "-");
 }
 
-static void md_measurements(struct sb *b, const json_t *meas)
+static void md_measurements(struct rcuprof_sb *b, const json_t *meas)
 {
     const json_t *m;
     size_t i;
@@ -290,11 +248,11 @@ static void md_measurements(struct sb *b, const json_t *meas)
         counters |= json_is_object(json_object_get(x, "counters"));
         samples |= isfinite(gnum(x, "on_cpu_share"));
     }
-    sb_printf(b, "| threads | placement | harness | runs | wall ns/op [interval] | cpu ns/op | util | runq %% | runq us/1k ops | vcsw/1k | ivcsw/1k | migr/1k | steal ms | placed | line_rtt ns |%s%s%s\n",
+    rcuprof_sb_printf(b, "| threads | placement | harness | runs | wall ns/op [interval] | cpu ns/op | util | runq %% | runq us/1k ops | vcsw/1k | ivcsw/1k | migr/1k | steal ms | placed | line_rtt ns |%s%s%s\n",
               probes ? " retries/acq | slow/1k fetch | wait ns/sync |" : "",
               counters ? " coherence/1k ops | GHz |" : "",
               samples ? " on-CPU % |" : "");
-    sb_printf(b, "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|%s%s%s\n",
+    rcuprof_sb_printf(b, "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|%s%s%s\n",
               probes ? "---:|---:|---:|" : "", counters ? "---:|---:|" : "",
               samples ? "---:|" : "");
     json_array_foreach(meas, i, m) {
@@ -304,134 +262,134 @@ static void md_measurements(struct sb *b, const json_t *meas)
         const json_t *cpus = json_object_get(m, "planned_cpus"), *c;
         size_t k;
 
-        sb_printf(b, "| %d | %s", (int)json_integer_value(
+        rcuprof_sb_printf(b, "| %d | %s", (int)json_integer_value(
                       json_object_get(m, "threads")),
                   json_string_value(json_object_get(m, "placement")));
         if (same != NULL && same[0])
-            sb_printf(b, " (= %s)", same);
+            rcuprof_sb_printf(b, " (= %s)", same);
         if (json_is_array(cpus)) {
-            sb_printf(b, " cpus ");
+            rcuprof_sb_printf(b, " cpus ");
             json_array_foreach(cpus, k, c)
-                sb_printf(b, "%s%d", k ? "," : "", (int)json_integer_value(c));
+                rcuprof_sb_printf(b, "%s%d", k ? "," : "", (int)json_integer_value(c));
         }
-        sb_printf(b, " | %s | %d", json_string_value(json_object_get(m, "harness")),
+        rcuprof_sb_printf(b, " | %s | %d", json_string_value(json_object_get(m, "harness")),
                   (int)json_integer_value(json_object_get(x, "runs")));
         if (json_integer_value(json_object_get(x, "failed")) > 0)
-            sb_printf(b, " (+%d failed)",
+            rcuprof_sb_printf(b, " (+%d failed)",
                       (int)json_integer_value(json_object_get(x, "failed")));
-        sb_printf(b, " | ");
+        rcuprof_sb_printf(b, " | ");
         sb_num(b, gnum(x, "wall_ns_per_op"), "%.1f");
         if (isfinite(gnum(x, "wall_lo")))
-            sb_printf(b, " [%.1f, %.1f]", gnum(x, "wall_lo"),
+            rcuprof_sb_printf(b, " [%.1f, %.1f]", gnum(x, "wall_lo"),
                       gnum(x, "wall_hi"));
-        sb_printf(b, " | ");
+        rcuprof_sb_printf(b, " | ");
         sb_num(b, gnum(x, "cpu_ns_per_op"), "%.1f");
-        sb_printf(b, " | ");
+        rcuprof_sb_printf(b, " | ");
         sb_num(b, gnum(x, "utilisation"), "%.2f");
-        sb_printf(b, " | ");
+        rcuprof_sb_printf(b, " | ");
         sb_num(b, 100 * gnum(x, "runq_share"), "%.0f");
-        sb_printf(b, " | ");
+        rcuprof_sb_printf(b, " | ");
         sb_num(b, gnum(x, "runq_ns_per_kop") / 1000, "%.1f");
-        sb_printf(b, " | ");
+        rcuprof_sb_printf(b, " | ");
         sb_num(b, gnum(x, "vcsw_per_kop"), "%.3f");
-        sb_printf(b, " | ");
+        rcuprof_sb_printf(b, " | ");
         sb_num(b, gnum(x, "ivcsw_per_kop"), "%.3f");
-        sb_printf(b, " | ");
+        rcuprof_sb_printf(b, " | ");
         sb_num(b, gnum(x, "migrations_per_kop"), "%.3f");
-        sb_printf(b, " | ");
+        rcuprof_sb_printf(b, " | ");
         sb_num(b, gnum(x, "steal_ms"), "%.1f");
-        sb_printf(b, " | %s | ", json_is_null(pl) ? "unpinned"
+        rcuprof_sb_printf(b, " | %s | ", json_is_null(pl) ? "unpinned"
                   : json_is_true(pl) ? "as planned" : "NO");
         sb_num(b, gnum(x, "line_rtt_ns"), "%.0f");
-        sb_printf(b, " |");
+        rcuprof_sb_printf(b, " |");
         if (probes) {
             const json_t *p = json_object_get(x, "probes");
 
-            sb_printf(b, " ");
+            rcuprof_sb_printf(b, " ");
             sb_num(b, gnum(p, "retries_per_acquisition"), "%.3g");
-            sb_printf(b, " | ");
+            rcuprof_sb_printf(b, " | ");
             sb_num(b, gnum(p, "slow_fetches_per_kfetch"), "%.3g");
-            sb_printf(b, " | ");
+            rcuprof_sb_printf(b, " | ");
             sb_num(b, gnum(p, "writer_wait_ns_per_sync"), "%.0f");
-            sb_printf(b, " |");
+            rcuprof_sb_printf(b, " |");
         }
         if (counters) {
             const json_t *p = json_object_get(x, "counters");
 
-            sb_printf(b, " ");
+            rcuprof_sb_printf(b, " ");
             sb_num(b, gnum(p, "coherence_per_kop"), "%.1f");
-            sb_printf(b, " | ");
+            rcuprof_sb_printf(b, " | ");
             sb_num(b, gnum(p, "cycles_per_ns"), "%.2f");
-            sb_printf(b, " |");
+            rcuprof_sb_printf(b, " |");
         }
         if (samples) {
-            sb_printf(b, " ");
+            rcuprof_sb_printf(b, " ");
             sb_num(b, 100 * gnum(x, "on_cpu_share"), "%.0f");
-            sb_printf(b, " |");
+            rcuprof_sb_printf(b, " |");
         }
-        sb_printf(b, "\n");
+        rcuprof_sb_printf(b, "\n");
     }
 }
 
-static void md_list(struct sb *b, const json_t *arr)
+static void md_list(struct rcuprof_sb *b, const json_t *arr)
 {
     const json_t *s;
     size_t i;
 
     if (json_array_size(arr) == 0) {
-        sb_printf(b, "-");
+        rcuprof_sb_printf(b, "-");
         return;
     }
     json_array_foreach(arr, i, s) {
         if (i)
-            sb_printf(b, "; ");
+            rcuprof_sb_printf(b, "; ");
         sb_cell(b, json_string_value(s));
     }
 }
 
-static void md_rules(struct sb *b, const json_t *rules)
+static void md_rules(struct rcuprof_sb *b, const json_t *rules)
 {
     const json_t *r;
     size_t i;
 
-    sb_printf(b, "| cause | verdict | for | against |\n|---|---|---|---|\n");
+    rcuprof_sb_printf(b, "| cause | verdict | for | against |\n|---|---|---|---|\n");
     json_array_foreach(rules, i, r) {
         const char *verdict = json_string_value(json_object_get(r, "verdict"));
         int sup = verdict != NULL && strcmp(verdict, "supported") == 0;
 
-        sb_printf(b, "| %s | %s%s%s | ",
+        rcuprof_sb_printf(b, "| %s | %s%s%s | ",
                   json_string_value(json_object_get(r, "title")),
                   sup ? "**" : "", verdict, sup ? "**" : "");
         if (json_is_string(json_object_get(r, "reason"))) {
-            sb_printf(b, "not testable here: ");
+            rcuprof_sb_printf(b, "not testable here: ");
             sb_cell(b, json_string_value(json_object_get(r, "reason")));
-            sb_printf(b, " | - |\n");
+            rcuprof_sb_printf(b, " | - |\n");
             continue;
         }
         md_list(b, json_object_get(r, "for"));
-        sb_printf(b, " | ");
+        rcuprof_sb_printf(b, " | ");
         md_list(b, json_object_get(r, "against"));
-        sb_printf(b, " |\n");
+        rcuprof_sb_printf(b, " |\n");
     }
 }
 
-static void md_detection(struct sb *b, const json_t *det)
+static void md_detection(struct rcuprof_sb *b, const json_t *det)
 {
     const char *variant;
     const json_t *d, *f;
     size_t i;
 
     json_object_foreach((json_t *)det, variant, d) {
-        sb_printf(b, "### %s\n\n", variant);
+        rcuprof_sb_printf(b, "### %s\n\n", variant);
         if (json_array_size(json_object_get(d, "findings")) == 0) {
-            sb_printf(b, "No dip, and no step below %.0f%% scaling efficiency.\n\n",
+            rcuprof_sb_printf(b, "No dip, and no step below %.0f%% scaling efficiency.\n\n",
                       100 * gnum(d, "min_step_eff"));
             continue;
         }
-        sb_printf(b, "| finding | threads | vs | ns/op [interval] | vs ns/op [interval] | ratio | step eff | p (Holm) | confidence | explained |\n"
+        rcuprof_sb_printf(b, "| finding | threads | vs | ns/op [interval] | vs ns/op [interval] | ratio | step eff | p (Holm) | confidence | explained |\n"
                      "|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
         json_array_foreach(json_object_get(d, "findings"), i, f) {
-            sb_printf(b, "| %s%s | %d | %d | %.1f [",
+            rcuprof_sb_printf(b, "| %s%s | %d | %d | %.1f [",
                       json_string_value(json_object_get(f, "kind")),
                       json_is_true(json_object_get(f, "worst"))
                       ? " (worst step)" : "",
@@ -439,86 +397,86 @@ static void md_detection(struct sb *b, const json_t *det)
                       (int)json_integer_value(json_object_get(f, "vs")),
                       gnum(f, "cost"));
             sb_num(b, gnum(f, "lo"), "%.1f");
-            sb_printf(b, ", ");
+            rcuprof_sb_printf(b, ", ");
             sb_num(b, gnum(f, "hi"), "%.1f");
-            sb_printf(b, "] | %.1f [", gnum(f, "vs_cost"));
+            rcuprof_sb_printf(b, "] | %.1f [", gnum(f, "vs_cost"));
             sb_num(b, gnum(f, "vs_lo"), "%.1f");
-            sb_printf(b, ", ");
+            rcuprof_sb_printf(b, ", ");
             sb_num(b, gnum(f, "vs_hi"), "%.1f");
-            sb_printf(b, "] | %.2fx | ", gnum(f, "ratio"));
+            rcuprof_sb_printf(b, "] | %.2fx | ", gnum(f, "ratio"));
             sb_num(b, gnum(f, "step_eff"), "%.2f");
-            sb_printf(b, " | ");
+            rcuprof_sb_printf(b, " | ");
             sb_num(b, gnum(f, "p_holm"), "%.3g");
-            sb_printf(b, " | %s | %s |\n",
+            rcuprof_sb_printf(b, " | %s | %s |\n",
                       json_string_value(json_object_get(f, "confidence")),
                       json_is_true(json_object_get(f, "flagged"))
                       ? "yes" : "no (intervals overlap)");
         }
-        sb_printf(b, "\n");
+        rcuprof_sb_printf(b, "\n");
     }
 }
 
-static void md_rtt(struct sb *b, const json_t *rtt)
+static void md_rtt(struct rcuprof_sb *b, const json_t *rtt)
 {
     const json_t *p, *row, *cpus = json_object_get(rtt, "cpus"), *cell;
     size_t i, k;
 
-    sb_printf(b, "## Cache-line round trips between the CPUs used\n\n");
+    rcuprof_sb_printf(b, "## Cache-line round trips between the CPUs used\n\n");
     if (json_array_size(json_object_get(rtt, "pairs")) == 0) {
-        sb_printf(b, "No pair of distinct CPUs to measure.\n\n");
+        rcuprof_sb_printf(b, "No pair of distinct CPUs to measure.\n\n");
         return;
     }
-    sb_printf(b, "Measured with `--workload pingpong --threads 2 --pin cpus:A,B` (an op is one round trip; the matrix shows each pair's fastest run); %d of %d distinct pairs%s.\n\n",
+    rcuprof_sb_printf(b, "Measured with `--workload pingpong --threads 2 --pin cpus:A,B` (an op is one round trip; the matrix shows each pair's fastest run); %d of %d distinct pairs%s.\n\n",
               (int)json_array_size(json_object_get(rtt, "pairs")),
               (int)json_integer_value(json_object_get(rtt, "total_pairs")),
               json_is_true(json_object_get(rtt, "capped"))
               ? ", sampled across packages, L3 domains and cores" : "");
-    sb_printf(b, "| cpu a | cpu b | relation | round trip ns (fastest run) | median ns | runs |\n|---:|---:|---|---:|---:|---:|\n");
+    rcuprof_sb_printf(b, "| cpu a | cpu b | relation | round trip ns (fastest run) | median ns | runs |\n|---:|---:|---|---:|---:|---:|\n");
     json_array_foreach(json_object_get(rtt, "pairs"), i, p) {
-        sb_printf(b, "| %d | %d | %s | ",
+        rcuprof_sb_printf(b, "| %d | %d | %s | ",
                   (int)json_integer_value(json_object_get(p, "a")),
                   (int)json_integer_value(json_object_get(p, "b")),
                   json_string_value(json_object_get(p, "relation")));
         sb_num(b, gnum(p, "ns"), "%.0f");
-        sb_printf(b, " | ");
+        rcuprof_sb_printf(b, " | ");
         sb_num(b, gnum(p, "median_ns"), "%.0f");
-        sb_printf(b, " | %d |\n",
+        rcuprof_sb_printf(b, " | %d |\n",
                   (int)json_integer_value(json_object_get(p, "runs")));
     }
-    sb_printf(b, "\n");
+    rcuprof_sb_printf(b, "\n");
     if (json_array_size(cpus) >= 2 && json_array_size(cpus) <= 16) {
-        sb_printf(b, "| ns |");
+        rcuprof_sb_printf(b, "| ns |");
         json_array_foreach(cpus, i, cell)
-            sb_printf(b, " %d |", (int)json_integer_value(cell));
-        sb_printf(b, "\n|---:|");
+            rcuprof_sb_printf(b, " %d |", (int)json_integer_value(cell));
+        rcuprof_sb_printf(b, "\n|---:|");
         for (i = 0; i < json_array_size(cpus); i++)
-            sb_printf(b, "---:|");
-        sb_printf(b, "\n");
+            rcuprof_sb_printf(b, "---:|");
+        rcuprof_sb_printf(b, "\n");
         json_array_foreach(json_object_get(rtt, "matrix"), i, row) {
-            sb_printf(b, "| **%d** |",
+            rcuprof_sb_printf(b, "| **%d** |",
                       (int)json_integer_value(json_array_get(cpus, i)));
             json_array_foreach(row, k, cell) {
-                sb_printf(b, " ");
+                rcuprof_sb_printf(b, " ");
                 sb_num(b, json_is_number(cell) ? json_number_value(cell) : NAN,
                        "%.0f");
-                sb_printf(b, " |");
+                rcuprof_sb_printf(b, " |");
             }
-            sb_printf(b, "\n");
+            rcuprof_sb_printf(b, "\n");
         }
-        sb_printf(b, "\n");
+        rcuprof_sb_printf(b, "\n");
     }
 }
 
 char *rcuprof_explain_markdown(const json_t *rep)
 {
-    struct sb b = { 0 };
+    struct rcuprof_sb b = { 0 };
     const json_t *m = json_object_get(rep, "machine"), *c, *n, *cases;
     const json_t *det = json_object_get(rep, "detection");
     size_t i;
 
-    sb_printf(&b, "# rcuprof explain: %s\n\n",
+    rcuprof_sb_printf(&b, "# rcuprof explain: %s\n\n",
               json_string_value(json_object_get(rep, "variant")));
-    sb_printf(&b, "Machine: %s, kernel %s; %d CPUs allowed (%s): %d package(s), %d L3 domain(s), %d cores, %d PUs (%s); hardware counters: %s.\n\n",
+    rcuprof_sb_printf(&b, "Machine: %s, kernel %s; %d CPUs allowed (%s): %d package(s), %d L3 domain(s), %d cores, %d PUs (%s); hardware counters: %s.\n\n",
               json_string_value(json_object_get(m, "host")),
               json_string_value(json_object_get(m, "kernel")),
               (int)json_integer_value(json_object_get(m, "cpus_allowed")),
@@ -529,7 +487,7 @@ char *rcuprof_explain_markdown(const json_t *rep)
               (int)json_integer_value(json_object_get(m, "pus")),
               json_is_true(json_object_get(m, "smt")) ? "SMT" : "no SMT",
               json_string_value(json_object_get(m, "counters")));
-    sb_printf(&b, "Runs: %d repetitions, interleaved (seed %lld), %d driver runs (%d failed); options: %s.\n\n",
+    rcuprof_sb_printf(&b, "Runs: %d repetitions, interleaved (seed %lld), %d driver runs (%d failed); options: %s.\n\n",
               (int)json_integer_value(json_object_get(rep, "reps")),
               (long long)json_integer_value(json_object_get(rep, "seed")),
               (int)json_integer_value(json_object_get(
@@ -538,48 +496,48 @@ char *rcuprof_explain_markdown(const json_t *rep)
                   json_object_get(rep, "runs"), "failed")),
               json_string_value(json_object_get(rep, "options_text")));
     if (json_is_object(det)) {
-        sb_printf(&b, "## Detection\n\n");
+        rcuprof_sb_printf(&b, "## Detection\n\n");
         md_detection(&b, det);
     }
     cases = json_object_get(rep, "cases");
     if (json_array_size(cases) > 0) {
-        sb_printf(&b, "## Summary\n\n| threads | vs | found by | ratio (baseline placement) | causes |\n|---:|---:|---|---:|---|\n");
+        rcuprof_sb_printf(&b, "## Summary\n\n| threads | vs | found by | ratio (baseline placement) | causes |\n|---:|---:|---|---:|---|\n");
         json_array_foreach(cases, i, c) {
-            sb_printf(&b, "| %d | ", (int)json_integer_value(
+            rcuprof_sb_printf(&b, "| %d | ", (int)json_integer_value(
                           json_object_get(c, "threads")));
             if (json_is_integer(json_object_get(c, "reference")))
-                sb_printf(&b, "%d", (int)json_integer_value(
+                rcuprof_sb_printf(&b, "%d", (int)json_integer_value(
                               json_object_get(c, "reference")));
             else
-                sb_printf(&b, "-");
-            sb_printf(&b, " | %s | ",
+                rcuprof_sb_printf(&b, "-");
+            rcuprof_sb_printf(&b, " | %s | ",
                       json_string_value(json_object_get(c, "kind")));
             sb_num(&b, gnum(c, "ratio"), "%.2fx");
-            sb_printf(&b, " | %s |\n",
+            rcuprof_sb_printf(&b, " | %s |\n",
                       json_string_value(json_object_get(c, "summary")));
         }
-        sb_printf(&b, "\n");
+        rcuprof_sb_printf(&b, "\n");
     }
     json_array_foreach(cases, i, c) {
-        sb_printf(&b, "## %d threads", (int)json_integer_value(
+        rcuprof_sb_printf(&b, "## %d threads", (int)json_integer_value(
                       json_object_get(c, "threads")));
         if (json_is_integer(json_object_get(c, "reference")))
-            sb_printf(&b, " vs %d", (int)json_integer_value(
+            rcuprof_sb_printf(&b, " vs %d", (int)json_integer_value(
                           json_object_get(c, "reference")));
-        sb_printf(&b, " (%s): %s\n\n",
+        rcuprof_sb_printf(&b, " (%s): %s\n\n",
                   json_string_value(json_object_get(c, "kind")),
                   json_string_value(json_object_get(c, "summary")));
         md_measurements(&b, json_object_get(c, "measurements"));
-        sb_printf(&b, "\n");
+        rcuprof_sb_printf(&b, "\n");
         md_rules(&b, json_object_get(c, "rules"));
-        sb_printf(&b, "\n");
+        rcuprof_sb_printf(&b, "\n");
     }
     md_rtt(&b, json_object_get(rep, "rtt"));
     if (json_array_size(json_object_get(rep, "notes")) > 0) {
-        sb_printf(&b, "## Notes\n\n");
+        rcuprof_sb_printf(&b, "## Notes\n\n");
         json_array_foreach(json_object_get(rep, "notes"), i, n)
-            sb_printf(&b, "* %s\n", json_string_value(n));
-        sb_printf(&b, "\n");
+            rcuprof_sb_printf(&b, "* %s\n", json_string_value(n));
+        rcuprof_sb_printf(&b, "\n");
     }
     if (b.oom) {
         free(b.p);

@@ -7,6 +7,7 @@
  * (rcuprof_stats); this file pairs, tabulates and formats.
  */
 #define _GNU_SOURCE
+#include "cli.h"
 #include "results.h"
 
 #include <math.h>
@@ -35,53 +36,9 @@ int rcuprof_metric_parse(const char *s)
 }
 
 /* ---------------------------------------------------------------------- */
-/* A growable string                                                       */
+/* Growable strings (struct rcuprof_sb, util.c)                            */
 
-struct sb {
-    char *p;
-    size_t len, cap;
-    int oom;
-};
-
-static void sb_printf(struct sb *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void sb_printf(struct sb *b, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-
-    if (b->oom)
-        return;
-    for (;;) {
-        size_t room = b->cap - b->len;
-
-        va_start(ap, fmt);
-        n = vsnprintf(b->p != NULL ? b->p + b->len : NULL, room, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            b->oom = 1;
-            return;
-        }
-        if ((size_t)n < room) {
-            b->len += (size_t)n;
-            return;
-        }
-        {
-            size_t cap = (b->cap + (size_t)n + 1) * 2;
-            char *p = realloc(b->p, cap);
-
-            if (p == NULL) {
-                b->oom = 1;
-                return;
-            }
-            b->p = p;
-            b->cap = cap;
-        }
-    }
-}
-
-static char *sb_done(struct sb *b)
+static char *sb_done(struct rcuprof_sb *b)
 {
     if (b->oom || b->p == NULL) {
         free(b->p);
@@ -170,8 +127,8 @@ static void holm_column(rcuprof_table *t, size_t off_raw, size_t off_adj,
 
 static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
                        size_t ti, size_t v, const size_t *idx, size_t n,
-                       double *x, double *y, struct sb *noisy,
-                       struct sb *outl)
+                       double *x, double *y, struct rcuprof_sb *noisy,
+                       struct rcuprof_sb *outl)
 {
     rcuprof_cell *c = &t->cells[ti * t->nvariants + v];
     rcuprof_stats_summary ts;
@@ -195,7 +152,7 @@ static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
     if (n >= 2) {
         c->noisy = rcuprof_stats_noisy(&c->s, RCUPROF_STATS_NOISY_CV) == 1;
         if (c->noisy)
-            sb_printf(noisy, "%s%s@%u %.1f%%", noisy->len ? ", " : "",
+            rcuprof_sb_printf(noisy, "%s%s@%u %.1f%%", noisy->len ? ", " : "",
                       t->variants[v], t->threads[ti], 100 * c->s.cv);
     }
     if (n >= 3) {
@@ -207,7 +164,7 @@ static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
                                         &c->n_outliers) == RCUPROF_STATS_OK) {
             for (i = 0; i < n; i++)
                 if (flags[i] != 0)
-                    sb_printf(outl, "%s%s@%u block %u%s%.0zu (z %+.1f)",
+                    rcuprof_sb_printf(outl, "%s%s@%u block %u%s%.0zu (z %+.1f)",
                               outl->len ? ", " : "", t->variants[v],
                               t->threads[ti], rs->points[idx[i]].block,
                               rs->nfiles > 1 ? " of file " : "",
@@ -301,7 +258,7 @@ int rcuprof_table_build(const rcuprof_results *rs, const char *baseline,
     size_t i, j, ti, v, nok = 0, cap = rs->npoints + 1, unpaired = 0;
     size_t *ia = NULL, *ib = NULL;
     double *x = NULL, *y = NULL, *buf = NULL;
-    struct sb noisy = { 0 }, outl = { 0 }, failed = { 0 };
+    struct rcuprof_sb noisy = { 0 }, outl = { 0 }, failed = { 0 };
     int rc = -1;
 
     memset(t, 0, sizeof(*t));
@@ -372,7 +329,7 @@ int rcuprof_table_build(const rcuprof_results *rs, const char *baseline,
 
             t->cells[ti * t->nvariants + v].failed = nf;
             if (nf > 0)
-                sb_printf(&failed, "%s%s@%u x%zu", failed.len ? ", " : "",
+                rcuprof_sb_printf(&failed, "%s%s@%u x%zu", failed.len ? ", " : "",
                           t->variants[v], t->threads[ti], nf);
             cell_stats(t, rs, ti, v, ia, n, x, y, &noisy, &outl);
         }
@@ -475,19 +432,19 @@ static size_t n_tests(const rcuprof_table *t)
     return m;
 }
 
-static void fmt_p(struct sb *b, double p)
+static void fmt_p(struct rcuprof_sb *b, double p)
 {
     if (!isfinite(p))
-        sb_printf(b, "n/a");
+        rcuprof_sb_printf(b, "n/a");
     else if (p < 0.001)
-        sb_printf(b, "<0.001");
+        rcuprof_sb_printf(b, "<0.001");
     else
-        sb_printf(b, "%.3f", p);
+        rcuprof_sb_printf(b, "%.3f", p);
 }
 
 char *rcuprof_table_markdown(const rcuprof_table *t)
 {
-    struct sb b = { 0 };
+    struct rcuprof_sb b = { 0 };
     const char *bl = t->variants[t->baseline];
     size_t ti, v, k, nmin = (size_t)-1, nmax = 0, os = 0;
 
@@ -497,50 +454,50 @@ char *rcuprof_table_markdown(const rcuprof_table *t)
         if (t->cells[k].n > nmax)
             nmax = t->cells[k].n;
     }
-    sb_printf(&b, "%s per op in usecs (%s / 1000): mean and std dev over ",
+    rcuprof_sb_printf(&b, "%s per op in usecs (%s / 1000): mean and std dev over ",
               t->metric == RCUPROF_METRIC_CPU ? "CPU time" : "Wall time",
               rcuprof_metric_name(t->metric));
     if (nmin == nmax)
-        sb_printf(&b, "%zu runs", nmin);
+        rcuprof_sb_printf(&b, "%zu runs", nmin);
     else
-        sb_printf(&b, "%zu to %zu runs", nmin, nmax);
-    sb_printf(&b, " per cell; baseline %s.\n\n| threads |", bl);
+        rcuprof_sb_printf(&b, "%zu to %zu runs", nmin, nmax);
+    rcuprof_sb_printf(&b, " per cell; baseline %s.\n\n| threads |", bl);
     /* Columns: the baseline first, then every other variant in order. */
     for (k = 0; k < t->nvariants; k++) {
         v = k == 0 ? t->baseline : (k <= t->baseline ? k - 1 : k);
-        sb_printf(&b, " %s usecs | %s std dev |", t->variants[v],
+        rcuprof_sb_printf(&b, " %s usecs | %s std dev |", t->variants[v],
                   t->variants[v]);
     }
     for (k = 1; k < t->nvariants; k++) {
         v = k <= t->baseline ? k - 1 : k;
         if (t->nvariants > 2)
-            sb_printf(&b, " %s change %% [95%% CI] | %s p (Holm) | %s MDE |",
+            rcuprof_sb_printf(&b, " %s change %% [95%% CI] | %s p (Holm) | %s MDE |",
                       t->variants[v], t->variants[v], t->variants[v]);
         else
-            sb_printf(&b, " change %% [95%% CI] | p (Holm) | MDE |");
+            rcuprof_sb_printf(&b, " change %% [95%% CI] | p (Holm) | MDE |");
     }
-    sb_printf(&b, "\n|--:|");
+    rcuprof_sb_printf(&b, "\n|--:|");
     for (k = 0; k < t->nvariants; k++)
-        sb_printf(&b, "--:|--:|");
+        rcuprof_sb_printf(&b, "--:|--:|");
     for (k = 1; k < t->nvariants; k++)
-        sb_printf(&b, "--:|--:|--:|");
-    sb_printf(&b, "\n");
+        rcuprof_sb_printf(&b, "--:|--:|--:|");
+    rcuprof_sb_printf(&b, "\n");
     for (ti = 0; ti < t->nthreads; ti++) {
         int over = rcuprof_table_oversubscribed(t, ti);
 
         os += over;
-        sb_printf(&b, "| %u%s |", t->threads[ti], over ? " [^os]" : "");
+        rcuprof_sb_printf(&b, "| %u%s |", t->threads[ti], over ? " [^os]" : "");
         for (k = 0; k < t->nvariants; k++) {
             const rcuprof_cell *c;
 
             v = k == 0 ? t->baseline : (k <= t->baseline ? k - 1 : k);
             c = &t->cells[ti * t->nvariants + v];
             if (c->n == 0)
-                sb_printf(&b, " n/a | n/a |");
+                rcuprof_sb_printf(&b, " n/a | n/a |");
             else if (!isfinite(c->s.sd))
-                sb_printf(&b, " %.4f | n/a |", c->s.mean / 1000);
+                rcuprof_sb_printf(&b, " %.4f | n/a |", c->s.mean / 1000);
             else
-                sb_printf(&b, " %.4f | %.4f |", c->s.mean / 1000,
+                rcuprof_sb_printf(&b, " %.4f | %.4f |", c->s.mean / 1000,
                           c->s.sd / 1000);
         }
         for (k = 1; k < t->nvariants; k++) {
@@ -549,22 +506,22 @@ char *rcuprof_table_markdown(const rcuprof_table *t)
             v = k <= t->baseline ? k - 1 : k;
             ch = &t->changes[ti * t->nvariants + v];
             if (!ch->have) {
-                sb_printf(&b, " n/a | n/a | n/a |");
+                rcuprof_sb_printf(&b, " n/a | n/a | n/a |");
                 continue;
             }
-            sb_printf(&b, " %+.1f", ch->change_pct);
+            rcuprof_sb_printf(&b, " %+.1f", ch->change_pct);
             if (isfinite(ch->lo_pct) && isfinite(ch->hi_pct))
-                sb_printf(&b, " [%+.1f, %+.1f]", ch->lo_pct, ch->hi_pct);
-            sb_printf(&b, "%s | ", ch->paired ? "" : " (unpaired)");
+                rcuprof_sb_printf(&b, " [%+.1f, %+.1f]", ch->lo_pct, ch->hi_pct);
+            rcuprof_sb_printf(&b, "%s | ", ch->paired ? "" : " (unpaired)");
             fmt_p(&b, ch->p_holm);
             if (isfinite(ch->mde_pct))
-                sb_printf(&b, " | %.1f%% |", ch->mde_pct);
+                rcuprof_sb_printf(&b, " | %.1f%% |", ch->mde_pct);
             else
-                sb_printf(&b, " | n/a |");
+                rcuprof_sb_printf(&b, " | n/a |");
         }
-        sb_printf(&b, "\n");
+        rcuprof_sb_printf(&b, "\n");
     }
-    sb_printf(&b, "\nchange %%: the variant's per-op cost relative to %s "
+    rcuprof_sb_printf(&b, "\nchange %%: the variant's per-op cost relative to %s "
               "(negative = faster), the geometric mean of per-block ratios "
               "with its 95%% t interval.  p: Wilcoxon signed-rank test on "
               "those ratios, Holm-corrected over the table's %zu tests.  "
@@ -572,33 +529,33 @@ char *rcuprof_table_markdown(const rcuprof_table *t)
               "(alpha 0.05, power 0.8); a change below it is not resolved.\n",
               bl, n_tests(t));
     if (os > 0)
-        sb_printf(&b, "\n[^os]: More threads than the %u CPUs allowed: "
+        rcuprof_sb_printf(&b, "\n[^os]: More threads than the %u CPUs allowed: "
                   "threads wait for a CPU, so the per-op wall time "
                   "includes the wait.\n", t->cpus_allowed);
     if (json_array_size(t->notes) > 0) {
         json_t *n;
 
-        sb_printf(&b, "\nNotes:\n");
+        rcuprof_sb_printf(&b, "\nNotes:\n");
         json_array_foreach(t->notes, k, n)
-            sb_printf(&b, "- %s\n", json_string_value(n));
+            rcuprof_sb_printf(&b, "- %s\n", json_string_value(n));
     }
     return sb_done(&b);
 }
 
-static void csv_num(struct sb *b, double x)
+static void csv_num(struct rcuprof_sb *b, double x)
 {
     if (isfinite(x))
-        sb_printf(b, ",%.10g", x);
+        rcuprof_sb_printf(b, ",%.10g", x);
     else
-        sb_printf(b, ",");
+        rcuprof_sb_printf(b, ",");
 }
 
 char *rcuprof_table_csv(const rcuprof_table *t)
 {
-    struct sb b = { 0 };
+    struct rcuprof_sb b = { 0 };
     size_t ti, v;
 
-    sb_printf(&b, "metric,threads,oversubscribed,variant,baseline,n,failed,"
+    rcuprof_sb_printf(&b, "metric,threads,oversubscribed,variant,baseline,n,failed,"
               "mean_ns,median_ns,sd_ns,mean_lo_ns,mean_hi_ns,median_lo_ns,"
               "median_hi_ns,cv,noisy,outliers,ops_per_s,paired,pairs,"
               "change_pct,change_lo_pct,change_hi_pct,p,p_holm,p_wilcoxon,"
@@ -609,7 +566,7 @@ char *rcuprof_table_csv(const rcuprof_table *t)
             const rcuprof_change *ch = &t->changes[ti * t->nvariants + v];
             int has = c->n > 0;
 
-            sb_printf(&b, "%s,%u,%d,%s,%s,%zu,%zu",
+            rcuprof_sb_printf(&b, "%s,%u,%d,%s,%s,%zu,%zu",
                       rcuprof_metric_name(t->metric), t->threads[ti],
                       rcuprof_table_oversubscribed(t, ti), t->variants[v],
                       t->variants[t->baseline], c->n, c->failed);
@@ -621,14 +578,14 @@ char *rcuprof_table_csv(const rcuprof_table *t)
             csv_num(&b, has ? c->s.median_lo : NAN);
             csv_num(&b, has ? c->s.median_hi : NAN);
             csv_num(&b, has ? c->s.cv : NAN);
-            sb_printf(&b, ",%d,%zu", c->noisy, c->n_outliers);
+            rcuprof_sb_printf(&b, ",%d,%zu", c->noisy, c->n_outliers);
             csv_num(&b, has ? c->tput_mean : NAN);
             if (v == t->baseline || !ch->have) {
-                sb_printf(&b, ",,%s,,,,,,,,,,,,\n",
+                rcuprof_sb_printf(&b, ",,%s,,,,,,,,,,,,\n",
                           v == t->baseline ? "" : "0");
                 continue;
             }
-            sb_printf(&b, ",%d,%zu", ch->paired, ch->n_pairs);
+            rcuprof_sb_printf(&b, ",%d,%zu", ch->paired, ch->n_pairs);
             csv_num(&b, ch->change_pct);
             csv_num(&b, ch->lo_pct);
             csv_num(&b, ch->hi_pct);
@@ -641,7 +598,7 @@ char *rcuprof_table_csv(const rcuprof_table *t)
             csv_num(&b, ch->p_mw);
             csv_num(&b, ch->p_mw_holm);
             csv_num(&b, ch->mde_pct);
-            sb_printf(&b, "\n");
+            rcuprof_sb_printf(&b, "\n");
         }
     }
     return sb_done(&b);

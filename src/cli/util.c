@@ -99,3 +99,39 @@ int rcuprof_parse_uint(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
     *out = v;
     return 0;
 }
+
+void rcuprof_sb_printf(struct rcuprof_sb *b, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    if (b->oom)
+        return;
+    for (;;) {
+        size_t room = b->cap - b->len;
+
+        va_start(ap, fmt);
+        /* A fresh buffer is NULL with room 0: vsnprintf only measures. */
+        n = vsnprintf(b->p != NULL ? b->p + b->len : NULL, room, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            b->oom = 1;
+            return;
+        }
+        if ((size_t)n < room) {
+            b->len += (size_t)n;
+            return;
+        }
+        {
+            size_t cap = (b->cap + (size_t)n + 1) * 2;
+            char *p = realloc(b->p, cap);
+
+            if (p == NULL) {
+                b->oom = 1;
+                return;
+            }
+            b->p = p;
+            b->cap = cap;
+        }
+    }
+}
