@@ -53,6 +53,8 @@ if [ -n "$patch" ]; then
     cmake --build "$work/b2" >"$work/b4.log" 2>&1 || true
     cp "$work/patch.bak" "$patch"
     echo "edited $(basename "$patch") (used by: $users): rebuilt $(grep -o 'building variant [^ ]*' "$work/b4.log" | awk '{print $3}' | tr '\n' ' ')"
+    # Back to the original patch: its users rebuild once more (not counted).
+    cmake --build "$work/b2" >/dev/null 2>&1 || true
 else
     echo "edited patch: no variant has patches yet, nothing to show"
 fi
