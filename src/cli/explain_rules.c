@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include "explain.h"
+#include "rcuprof_stats.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -142,6 +143,14 @@ static double pct(double x)
 
 /* Median round trip over the measured pairs whose CPUs both appear in
  * side s's placements, and how many such pairs. */
+/* The median (type 7 at 0.5: the mean of the two middle values for even n). */
+static double median_of(const double *v, size_t m)
+{
+    double q;
+
+    return rcuprof_stats_quantile(v, m, 0.5, &q) == 0 ? q : NAN;
+}
+
 static double side_rtt(const rcuprof_explain_case *c,
                        const rcuprof_explain_side *s, size_t *npairs)
 {
@@ -164,15 +173,7 @@ static double side_rtt(const rcuprof_explain_case *c,
     *npairs = m;
     if (m == 0)
         return NAN;
-    /* insertion sort, then the median */
-    for (i = 1; i < m; i++)
-        for (k = i; k > 0 && v[k - 1] > v[k]; k--) {
-            double t = v[k];
-
-            v[k] = v[k - 1];
-            v[k - 1] = t;
-        }
-    return m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
+    return median_of(v, m);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -462,7 +463,7 @@ static double rtt_median_rel(const rcuprof_explain_case *c, int lo, int hi,
                              size_t *n)
 {
     double v[128];
-    size_t i, k, m = 0;
+    size_t i, m = 0;
 
     for (i = 0; i < c->npairs && m < 128; i++)
         if (c->pairs[i].rel >= lo && c->pairs[i].rel <= hi
@@ -471,14 +472,7 @@ static double rtt_median_rel(const rcuprof_explain_case *c, int lo, int hi,
     *n = m;
     if (m == 0)
         return NAN;
-    for (i = 1; i < m; i++)
-        for (k = i; k > 0 && v[k - 1] > v[k]; k--) {
-            double t = v[k];
-
-            v[k] = v[k - 1];
-            v[k - 1] = t;
-        }
-    return m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
+    return median_of(v, m);
 }
 
 static void rule_cross_domain(const rcuprof_explain_case *c,

@@ -141,13 +141,6 @@ static void gp_quote(FILE *f, const char *s)
     fputc('\'', f);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return x < y ? -1 : x > y;
-}
-
 /*
  * Median over the ok points of (variant, threads) of a probe figure
  * (0: retries per acquisition, 1: slow-path fetches per 1k); NAN if none
@@ -169,10 +162,8 @@ static double probe_median(const rcuprof_results *rs, const char *variant,
             && strcmp(rs->variants[p->variant], variant) == 0 && isfinite(x))
             v[n++] = x;
     }
-    if (n > 0) {
-        qsort(v, n, sizeof(*v), cmp_double);
-        m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-    }
+    if (n > 0 && rcuprof_stats_quantile(v, n, 0.5, &m) != 0)
+        m = NAN;
     free(v);
     return m;
 }
