@@ -105,21 +105,31 @@ fi
 # What was compiled, exactly: the patched source, before Configure.
 tree_sha=$(find . -type f ! -name '.rcuprof-*' -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
 
+# Debug information names sources relative to the tree (DW_AT_comp_dir
+# "."): the object is then the same in every tree, so ccache can share it
+# without naming another variant's tree, and rcuprof resolves each path in
+# the measured variant's own tree (build.json "tree").  Not a recipe input
+# by itself: it follows from the tree's place, and the script is hashed.
+prefix_map="-ffile-prefix-map=$out/tree=."
+ccache_log=""
 if command -v ccache >/dev/null 2>&1 && [ "${RCUPROF_NO_CCACHE:-0}" != 1 ]; then
-    # One cache for every variant tree and every clone.  -g makes ccache hash
-    # the working directory unless hash_dir is off; base_dir makes absolute
-    # paths below it relative.  The price: DW_AT_comp_dir of a cache hit may
-    # name another variant's tree (file names stay relative and right).
+    # One cache for every variant tree and every clone.  base_dir makes
+    # absolute paths below it relative; with the prefix map ccache hashes
+    # the mapped working directory ("."), so hash_dir stays on and a hit is
+    # still exactly what this tree's compiler would have written.
     export CCACHE_DIR=${CCACHE_DIR:-${RCUPROF_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rcuprof}/ccache}
     export CCACHE_BASEDIR=$(dirname "$(dirname "$out")")
-    export CCACHE_NOHASHDIR=1
     export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-4G}
+    # This build's own hits and misses (the cache's totals mix every build).
+    ccache_log="$out/ccache-stats.log"
+    rm -f "$ccache_log"
+    export CCACHE_STATSLOG="$ccache_log"
     export CC="ccache ${CC:-gcc}"
 fi
 
 define_args=()
 for d in "${defines[@]}"; do define_args+=("-D$d"); done
-if ! ./Configure "${configure[@]}" "${cflags[@]}" "${define_args[@]}" > "$out/configure.log" 2>&1; then
+if ! ./Configure "${configure[@]}" "${cflags[@]}" "$prefix_map" "${define_args[@]}" > "$out/configure.log" 2>&1; then
     fail "Configure failed (options: ${configure[*]} ${cflags[*]}): see $out/configure.log"
 fi
 if ! { make -j"$jobs" build_generated && make -j"$jobs" libcrypto.a; } > "$out/make.log" 2>&1; then
@@ -127,10 +137,17 @@ if ! { make -j"$jobs" build_generated && make -j"$jobs" libcrypto.a; } > "$out/m
     fail "make failed: see $out/make.log"
 fi
 
+if [ -n "$ccache_log" ] && [ -f "$ccache_log" ]; then
+    # One "# file" line per ccache call, then its counters; calls that are
+    # neither a hit nor a miss (preprocessing, empty output) are not counted.
+    awk '/^(direct|preprocessed)_cache_hit$/{h++} /^cache_miss$/{m++}
+         END{printf "rcuprof: variant %s: ccache hits %d of %d compiles (%d misses)\n", v, h, h + m, m}' \
+        v="$name" "$ccache_log"
+fi
 cc_version=$(${CC:-cc} --version 2>/dev/null | head -n 1 | sed 's/"/\\"/g')
 join_json() { local first=1 x; printf '['; for x in "$@"; do [ $first = 1 ] || printf ','; first=0; printf '"%s"' "${x//\"/\\\"}"; done; printf ']'; }
 cat > "$out/build.json.tmp" <<JSON
-{"variant":"$name","openssl_version":"$ver","line":"$line","source":$source_json,"patches":$patch_json,"configure":$(join_json "${configure[@]}"),"cflags":$(join_json "${cflags[@]}"),"defines":$(join_json "${defines[@]}"),"compiler":"$cc_version","recipe":"$recipe","patched_tree_sha256":"$tree_sha","libcrypto_sha256":"$(sha256sum libcrypto.a | cut -d' ' -f1)"}
+{"variant":"$name","openssl_version":"$ver","line":"$line","source":$source_json,"patches":$patch_json,"configure":$(join_json "${configure[@]}"),"cflags":$(join_json "${cflags[@]}"),"defines":$(join_json "${defines[@]}"),"compiler":"$cc_version","recipe":"$recipe","patched_tree_sha256":"$tree_sha","libcrypto_sha256":"$(sha256sum libcrypto.a | cut -d' ' -f1)","tree":"${out//\"/\\\"}/tree","debug_paths":"tree-relative"}
 JSON
 echo "$recipe" > "$out/.recipe"
 mv "$out/build.json.tmp" "$out/build.json"
