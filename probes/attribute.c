@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "rcuprof_symbolize.h"
 
 #define MAX_NAMES 512
@@ -158,6 +159,147 @@ int rcuprof_attribute_classify(const char *const *names, size_t n)
     return RCUPROF_BUCKET_OTHER;
 }
 
+/* ---- source files: resolved in the measured variant's own tree ---- */
+
+/*
+ * Variant trees are built with -ffile-prefix-map=TREE=. (build.json
+ * "debug_paths": "tree-relative"), so DWARF names OpenSSL's sources
+ * relative to the tree the driver was built from, recorded as build.tree.
+ * A path is resolved there only when that tree is still the one measured
+ * (its build.json has the result's libcrypto hash); otherwise the report
+ * says why and shows the tree-relative names, never a guess.
+ */
+struct srctree {
+    const char *tree;           /* usable tree, or NULL */
+    char exe[256];              /* the driver's file name, "" if unknown */
+    json_t *info;               /* the report's source_tree member */
+};
+
+static int is_dir(const char *p)
+{
+    struct stat sb;
+
+    return stat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+static void srctree_open(struct srctree *t, const json_t *result)
+{
+    const json_t *build = json_object_get(result, "build");
+    const char *variant = json_string_value(json_object_get(build, "variant"));
+    const char *tree = json_string_value(json_object_get(build, "tree"));
+    const char *lib = json_string_value(json_object_get(build,
+                                                        "libcrypto_sha256"));
+    const char *status = "ok", *now = NULL;
+    char msg[1024] = "", bj[4096];
+    json_t *rec = NULL;
+    size_t len;
+
+    t->tree = NULL;
+    /* Only the driver's relative names are the tree's (libcrypto.a is
+     * linked into it); another module's are its own build's. */
+    snprintf(t->exe, sizeof(t->exe), "%s%s", variant != NULL
+             ? "rcuprof-stress-" : "", variant != NULL ? variant : "");
+    if (!json_is_object(build)) {
+        status = "unknown";
+        snprintf(msg, sizeof(msg), "only a samples member was given, no "
+                 "build: source files are named as the binary's debug "
+                 "information names them");
+    } else if (tree == NULL) {
+        status = "not_recorded";
+        snprintf(msg, sizeof(msg), "the result does not record its "
+                 "variant's tree (a driver built before rcuprof did): source "
+                 "files are named as the binary's debug information names "
+                 "them, which may be another variant's tree; rebuild and "
+                 "run again to resolve them");
+    } else if (!is_dir(tree)) {
+        status = "missing";
+        snprintf(msg, sizeof(msg), "variant %s's tree %s is not on this "
+                 "machine (deleted, or the result was made elsewhere): "
+                 "source files are named relative to it and not opened",
+                 variant != NULL ? variant : "?", tree);
+    } else {
+        len = strlen(tree);
+        while (len > 1 && tree[len - 1] == '/')
+            len--;
+        while (len > 0 && tree[len - 1] != '/')
+            len--;
+        snprintf(bj, sizeof(bj), "%.*sbuild.json", (int)len, tree);
+        rec = json_load_file(bj, 0, NULL);
+        now = json_string_value(json_object_get(rec, "libcrypto_sha256"));
+        if (lib == NULL || now == NULL || strcmp(lib, now) != 0) {
+            status = "changed";
+            snprintf(msg, sizeof(msg), "variant %s's tree %s was rebuilt "
+                     "since the run (its libcrypto.a is not the one "
+                     "measured): source files are named relative to it and "
+                     "not opened", variant != NULL ? variant : "?", tree);
+        } else {
+            t->tree = tree;
+        }
+        json_decref(rec);
+    }
+    t->info = json_pack("{s:s?, s:s?, s:s, s:s?}", "variant", variant,
+                        "tree", tree, "status", status,
+                        "message", msg[0] != '\0' ? msg : NULL);
+}
+
+/*
+ * FILE of SYM as the report names it: the driver's tree-relative names
+ * without "./"; another module's relative name behind its file name
+ * ("[libc.so.6]nptl/x.c"), so that it is never looked up in the tree.
+ */
+static const char *src_name(const struct srctree *t,
+                            const struct rcuprof_symbol *sym,
+                            const char *file, char *buf, size_t n)
+{
+    const char *base;
+
+    if (file == NULL)
+        return "?";
+    while (file[0] == '.' && file[1] == '/')
+        file += 2;
+    if (file[0] == '/' || sym == NULL || sym->module == NULL)
+        return file;
+    base = strrchr(sym->module, '/');
+    base = base != NULL ? base + 1 : sym->module;
+    if (t->exe[0] != '\0' && strcmp(base, t->exe) == 0)
+        return file;
+    snprintf(buf, n, "[%s]%s", base, file);
+    return buf;
+}
+
+/*
+ * Where NAME (src_name's form) is on this machine: under the usable tree
+ * for a relative name; itself for an absolute one that exists; else null.
+ */
+static json_t *src_path(const struct srctree *t, const char *name)
+{
+    struct stat sb;
+    char p[4096];
+
+    if (name[0] == '/')
+        return stat(name, &sb) == 0 ? json_string(name) : json_null();
+    if (t->tree == NULL || name[0] == '[' || strcmp(name, "?") == 0)
+        return json_null();
+    if (snprintf(p, sizeof(p), "%s/%s", t->tree, name) >= (int)sizeof(p))
+        return json_null();
+    return stat(p, &sb) == 0 ? json_string(p) : json_null();
+}
+
+/* The path of a "FILE:LINE..." key (up to the last ':' before LINE). */
+static json_t *key_path(const struct srctree *t, const char *key, size_t klen)
+{
+    char name[4096];
+    size_t i = klen;
+
+    while (i > 0 && key[i - 1] != ':')
+        i--;
+    if (i == 0 || i - 1 >= sizeof(name))
+        return json_null();
+    memcpy(name, key, i - 1);
+    name[i - 1] = '\0';
+    return src_path(t, name);
+}
+
 /* ---- the report ---- */
 
 static int parse_hex(const json_t *j, uint64_t *v)
@@ -272,10 +414,14 @@ json_t *rcuprof_attribute(const json_t *samples, struct rcuprof_symbolize *s,
     unsigned top = o != NULL && o->top != 0 ? o->top : 20;
     size_t i, j, naddr, nkv;
     struct kv *kv;
-    char key[1024];
+    char key[1024], nb[512], nb2[512];
+    const json_t *result = NULL;
+    struct srctree tree;
 
-    if (json_is_object(json_object_get(samples, "samples")))
+    if (json_is_object(json_object_get(samples, "samples"))) {
+        result = samples;
         samples = json_object_get(samples, "samples");
+    }
     addrs = json_object_get(samples, "addresses");
     rows = json_object_get(samples, "rows");
     threads = json_object_get(samples, "threads");
@@ -302,6 +448,7 @@ json_t *rcuprof_attribute(const json_t *samples, struct rcuprof_symbolize *s,
         }
         s = own;
     }
+    srctree_open(&tree, result);
     fn_map = json_object();
     line_map = json_object();
     folded_map = json_object();
@@ -370,8 +517,9 @@ json_t *rcuprof_attribute(const json_t *samples, struct rcuprof_symbolize *s,
         /* self: innermost scope of the sampled address */
         add_count(fn_map, nn > 0 ? names[0] : "[unknown]", 1);
         if (leaf != NULL && leaf->file != NULL) {
-            snprintf(key, sizeof(key), "%s:%d\t%s", leaf->file, leaf->line,
-                     nn > 0 ? names[0] : "?");
+            snprintf(key, sizeof(key), "%s:%d\t%s",
+                     src_name(&tree, leaf, leaf->file, nb, sizeof(nb)),
+                     leaf->line, nn > 0 ? names[0] : "?");
             add_count(line_map, key, 1);
         }
         /* inside the inlined body of get_hold_current_qp */
@@ -385,8 +533,8 @@ json_t *rcuprof_attribute(const json_t *samples, struct rcuprof_symbolize *s,
             if (f < leaf->nframes) {
                 gh_total++;
                 snprintf(key, sizeof(key), "%s:%d",
-                         leaf->frames[f].file != NULL
-                         ? leaf->frames[f].file : "?",
+                         src_name(&tree, leaf, leaf->frames[f].file, nb,
+                                  sizeof(nb)),
                          leaf->frames[f].line);
                 add_count(gh_lines, key, 1);
                 snprintf(key, sizeof(key), "0x%" PRIx64, leaf->addr);
@@ -417,7 +565,10 @@ json_t *rcuprof_attribute(const json_t *samples, struct rcuprof_symbolize *s,
     json_object_set(rep, "event", json_object_get(samples, "event"));
     json_object_set(rep, "totals", json_object_get(samples, "totals"));
     json_object_set_new(rep, "modules", rcuprof_symbolize_modules_json(s));
+    json_object_set_new(rep, "source_tree", tree.info);
     errors = json_array();
+    if (json_is_string(json_object_get(tree.info, "message")))
+        json_array_append(errors, json_object_get(tree.info, "message"));
     {
         json_t *mods = json_object_get(rep, "modules"), *m;
 
@@ -456,16 +607,17 @@ json_t *rcuprof_attribute(const json_t *samples, struct rcuprof_symbolize *s,
             for (f = 0; sym != NULL && f < sym->nframes; f++)
                 if (rcuprof_attribute_match(sym->frames[f].function)
                     == RCUPROF_BUCKET_GET_HOLD_QP) {
-                    lf = sym->frames[f].file != NULL ? sym->frames[f].file
-                                                     : "?";
+                    lf = src_name(&tree, sym, sym->frames[f].file, nb,
+                                  sizeof(nb));
                     ll = sym->frames[f].line;
                     break;
                 }
             json_array_append_new(aa, json_pack(
                 "{s:s, s:s, s:i, s:s, s:i, s:I, s:f, s:o}", "addr", kv[i].key,
                 "file", lf, "line", ll,
-                "innermost_file", sym != NULL && sym->file != NULL
-                    ? sym->file : "?",
+                "innermost_file", src_name(&tree, sym, sym != NULL
+                                           ? sym->file : NULL, nb2,
+                                           sizeof(nb2)),
                 "innermost_line", sym != NULL ? sym->line : 0,
                 "samples", kv[i].v, "share", share(kv[i].v, gh_total),
                 "likely_skid", skid < 0 ? json_null()
@@ -481,7 +633,8 @@ json_t *rcuprof_attribute(const json_t *samples, struct rcuprof_symbolize *s,
             json_t *sk = json_object_get(gh_skid, kv[i].key);
 
             json_array_append_new(la, json_pack(
-                "{s:s, s:I, s:f, s:I}", "line", kv[i].key,
+                "{s:s, s:o, s:I, s:f, s:I}", "line", kv[i].key,
+                "path", key_path(&tree, kv[i].key, strlen(kv[i].key)),
                 "samples", kv[i].v, "share", share(kv[i].v, gh_total),
                 "likely_skid_samples",
                 sk != NULL ? json_integer_value(sk) : (json_int_t)0));
@@ -564,10 +717,12 @@ json_t *rcuprof_attribute(const json_t *samples, struct rcuprof_symbolize *s,
     kv = sorted(line_map, &nkv);
     for (i = 0; i < nkv && i < top; i++) {
         const char *tab = strchr(kv[i].key, '\t');
+        size_t kl = tab != NULL ? (size_t)(tab - kv[i].key)
+                                : strlen(kv[i].key);
 
         json_array_append_new(arr, json_pack(
-            "{s:s%, s:s, s:I, s:f}", "line", kv[i].key,
-            tab != NULL ? (size_t)(tab - kv[i].key) : strlen(kv[i].key),
+            "{s:s%, s:o, s:s, s:I, s:f}", "line", kv[i].key, kl,
+            "path", key_path(&tree, kv[i].key, kl),
             "function", tab != NULL ? tab + 1 : "?", "samples", kv[i].v,
             "share", share(kv[i].v, on_total)));
     }
@@ -622,6 +777,12 @@ void rcuprof_attribute_print(FILE *fp, const json_t *rep)
                 json_object_get(rep, "event"), "name")) != NULL
             ? json_string_value(json_object_get(
                 json_object_get(rep, "event"), "name")) : "?");
+    e = json_object_get(rep, "source_tree");
+    if (json_is_string(json_object_get(e, "status"))
+        && strcmp(json_string_value(json_object_get(e, "status")), "ok") == 0)
+        fprintf(fp, "source files: relative to %s (variant %s)\n",
+                json_string_value(json_object_get(e, "tree")),
+                json_string_value(json_object_get(e, "variant")));
     json_array_foreach(json_object_get(rep, "errors"), i, e)
         fprintf(fp, "warning: %s\n", json_string_value(e));
     fprintf(fp, "\n%-22s %9s %7s %14s %8s\n", "bucket", "samples", "share",
