@@ -616,9 +616,10 @@ static int parse_list(struct rcuprof_counters *c, const char *list,
     char item[RCUPROF_COUNTERS_NAME_MAX + 1];
     const char *p = list, *end;
     size_t len;
-    int ret, any = 0;
+    int ret, any = 0, k = 0;
 
     while (*p != '\0') {
+        k++;
         end = strchr(p, ',');
         len = end != NULL ? (size_t)(end - p) : strlen(p);
         while (len > 0 && (*p == ' ' || *p == '\t')) {
@@ -630,20 +631,27 @@ static int parse_list(struct rcuprof_counters *c, const char *list,
         if (len >= sizeof(item))
             return seterr(errbuf, n, RCUPROF_COUNTERS_EINVAL,
                           "event name '%.40s...' is too long", p);
-        if (len > 0) {
-            memcpy(item, p, len);
-            item[len] = '\0';
-            if (rcuprof_counters_is_preset(item))
-                ret = add_preset(c, item, errbuf, n);
-            else
-                ret = add_event(c, item, NULL, errbuf, n);
-            if (ret != 0)
-                return ret;
-            any = 1;
-        }
+        /* "cycles,,task-clock": refused like every malformed list. */
+        if (len == 0)
+            return seterr(errbuf, n, RCUPROF_COUNTERS_EINVAL,
+                          "event list '%s': item %d is empty: remove the "
+                          "extra comma", list, k);
+        memcpy(item, p, len);
+        item[len] = '\0';
+        if (rcuprof_counters_is_preset(item))
+            ret = add_preset(c, item, errbuf, n);
+        else
+            ret = add_event(c, item, NULL, errbuf, n);
+        if (ret != 0)
+            return ret;
+        any = 1;
         if (end == NULL)
             break;
         p = end + 1;
+        if (*p == '\0')
+            return seterr(errbuf, n, RCUPROF_COUNTERS_EINVAL,
+                          "event list '%s': item %d is empty: remove the "
+                          "extra comma", list, k + 1);
     }
     if (!any)
         return seterr(errbuf, n, RCUPROF_COUNTERS_EINVAL,

@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include "cli.h"
 #include "rcuprof_opts.h"
+#include "rcuprof_list.h"
 #include "results.h"
 
 #include <errno.h>
@@ -484,6 +485,11 @@ int rcuprof_cmd_sweep(int argc, char **argv)
 
         if (variants_arg == NULL || threads_arg == NULL || reps_arg == NULL) {
             rcuprof_err("sweep: --variants, --threads and --reps are required: see 'rcuprof sweep --help'");
+            goto usage;
+        }
+        if (rcuprof_list_check("variants", variants_arg, err,
+                               sizeof(err)) != 0) {
+            rcuprof_err("sweep: %s", err);
             goto usage;
         }
         list = strdup(variants_arg);

@@ -16,6 +16,7 @@
  */
 #define _GNU_SOURCE
 #include "stress.h"
+#include "rcuprof_list.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -161,6 +162,8 @@ static int parse_kinds(struct churn *c, const char *list, int rcu_baseline,
     char buf[128], *save = NULL, *tok;
     int k;
 
+    if (rcuprof_list_check("churn", list, err, n) != 0)
+        return -1;
     snprintf(buf, sizeof(buf), "%s", list);
     for (tok = strtok_r(buf, ",", &save); tok != NULL;
          tok = strtok_r(NULL, ",", &save)) {

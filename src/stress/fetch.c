@@ -4,6 +4,7 @@
  * its per-op clock call).
  */
 #include "stress.h"
+#include "rcuprof_list.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,6 +111,8 @@ static int parse_list(struct fetch_state *st, const char *list,
     char buf[sizeof(((struct rcuprof_config *)0)->fetch)];
     char *save = NULL, *tok, *colon;
 
+    if (rcuprof_list_check("fetch", list, err, n) != 0)
+        return -1;
     snprintf(buf, sizeof(buf), "%s", strcmp(list, "all") == 0 ? fetch_all : list);
     for (tok = strtok_r(buf, ",", &save); tok != NULL;
          tok = strtok_r(NULL, ",", &save)) {

@@ -19,6 +19,7 @@
 #include <openssl/opensslv.h>
 
 #include "rcuprof_opts.h"
+#include "rcuprof_list.h"
 #include "rcuprof_git_revision.h"
 #include "rcuprof_placement.h"
 #include "rcuprof_counters_hooks.h"
@@ -128,6 +129,7 @@ static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
 {
     int ch;
     uint64_t v;
+    char msg[512];
     const char *defs[128] = { 0 };
     char shortopts[128] = "";
 
@@ -256,6 +258,10 @@ static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
             snprintf(c->churn, sizeof(c->churn), "%s", optarg);
             break;
         case 'C':
+            if (rcuprof_list_check("compat", optarg, msg, sizeof(msg)) != 0) {
+                rcuprof_stress_error("usage", "%s", msg);
+                return RCUPROF_EXIT_USAGE;
+            }
             if (parse_compat(optarg, &c->compat) != 0) {
                 rcuprof_stress_error("usage", "--compat '%s': use none, perftools, or a list of clock, nobarrier, early-deadline, unpadded",
                                      optarg);
@@ -273,6 +279,10 @@ static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
             if (strlen(optarg) >= sizeof(c->events)) {
                 rcuprof_stress_error("usage", "--events is too long: at most %zu characters",
                                      sizeof(c->events) - 1);
+                return RCUPROF_EXIT_USAGE;
+            }
+            if (rcuprof_list_check("events", optarg, msg, sizeof(msg)) != 0) {
+                rcuprof_stress_error("usage", "%s", msg);
                 return RCUPROF_EXIT_USAGE;
             }
             snprintf(c->events, sizeof(c->events), "%s", optarg);

@@ -33,6 +33,7 @@ static const struct row rows[] = {
     { __LINE__, "abc", 0, 0, { 0 }, "bad thread list" },
     { __LINE__, "1,,2", 0, 0, { 0 }, "bad thread list" },
     { __LINE__, "1,", 0, 0, { 0 }, "bad thread list" },
+    { __LINE__, ",1", 0, 0, { 0 }, "bad thread list" },
     { __LINE__, "8-4", 0, 0, { 0 }, "backwards" },
     { __LINE__, "1-8:x1", 0, 0, { 0 }, "bad thread list" },
     { __LINE__, "1-8:*2", 0, 0, { 0 }, "bad thread list" },
