@@ -11,6 +11,7 @@ packages=(
     libgsl-dev libjansson-dev liburcu-dev systemtap-sdt-dev
     libcmocka-dev gnuplot-nox python3 python3-jsonschema
     valgrind linux-perf util-linux
+    openssl
 )
 
 missing=()

@@ -84,7 +84,17 @@ static void print_human(json_t *res)
            json_string_value(json_object_get(b, "variant")),
            json_string_value(json_object_get(b, "openssl_version")),
            json_array_size(json_object_get(b, "patches")));
-    printf("workload       fetch");
+    printf("workload       %s", json_string_value(json_object_get(wl, "kind"))
+                                 != NULL
+           ? json_string_value(json_object_get(wl, "kind")) : "?");
+    if (json_is_string(json_object_get(wl, "alg")))
+        printf(" %s, %s, %lld update(s) of %lld B; ops of %s",
+               json_string_value(json_object_get(wl, "alg")),
+               json_string_value(json_object_get(wl, "mode")),
+               (long long)json_integer_value(json_object_get(wl, "updates")),
+               (long long)json_integer_value(json_object_get(wl,
+                                                             "data_bytes")),
+               json_string_value(json_object_get(wl, "ops_of")));
     json_array_foreach(items, i, it)
         printf("%s%s:%s", i ? "," : " ",
                json_string_value(json_object_get(it, "type")),

@@ -201,6 +201,7 @@ static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
             snprintf(c->propq, sizeof(c->propq), "%s", optarg);
             break;
         case 'l':
+            c->libctx_set = 1;
             if (strcmp(optarg, "own") == 0)
                 c->own_libctx = 1;
             else if (strcmp(optarg, "default") == 0)

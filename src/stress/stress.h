@@ -42,6 +42,7 @@ struct rcuprof_config {
     char fetch[1024];           /* TYPE:ALG[,TYPE:ALG...] */
     char propq[256];
     int own_libctx;
+    int libctx_set;             /* --libctx given (mac, cipher: else default) */
     char pin[256];              /* placement policy (src/placement) */
     char workload[32];
     int isolated;               /* mac/cipher: --mode isolated */

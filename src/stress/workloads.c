@@ -5,6 +5,8 @@
 
 extern const struct rcuprof_workload rcuprof_workload_mac;
 extern const struct rcuprof_workload rcuprof_workload_cipher;
+extern const struct rcuprof_workload rcuprof_workload_mac_rekey;
+extern const struct rcuprof_workload rcuprof_workload_cipher_rekey;
 extern const struct rcuprof_workload rcuprof_baselines[];
 extern const size_t rcuprof_nbaselines;
 
@@ -18,6 +20,10 @@ const struct rcuprof_workload *rcuprof_workload_find(const char *name)
         return &rcuprof_workload_mac;
     if (strcmp(name, "cipher") == 0)
         return &rcuprof_workload_cipher;
+    if (strcmp(name, "mac-rekey") == 0)
+        return &rcuprof_workload_mac_rekey;
+    if (strcmp(name, "cipher-rekey") == 0)
+        return &rcuprof_workload_cipher_rekey;
     for (i = 0; i < rcuprof_nbaselines; i++)
         if (strcmp(name, rcuprof_baselines[i].name) == 0)
             return &rcuprof_baselines[i];
@@ -26,5 +32,5 @@ const struct rcuprof_workload *rcuprof_workload_find(const char *name)
 
 const char *rcuprof_workload_names(void)
 {
-    return "fetch, mac, cipher, empty, atomic, padded, rwlock, rcu, urcu, pingpong";
+    return "fetch, mac, cipher, mac-rekey, cipher-rekey, empty, atomic, padded, rwlock, rcu, urcu, pingpong";
 }
