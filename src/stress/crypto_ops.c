@@ -72,9 +72,9 @@ struct crypto_state {
     char alg[64];
     char digest[32];
     EVP_MAC *mac;               /* shared mode, and the MAC's name check */
-    EVP_CIPHER *cipher;         /* fetched: shared, or own-ctx isolated */
+    EVP_CIPHER *cipher;         /* fetched: own ctx, or the rekey op */
     const EVP_CIPHER *builtin;  /* peer cipher, default ctx */
-    /* The peer ops' inputs: key[i] = i, iv[i] = 0x40 + i, data[i] = 0x80 + i. */
+    /* The peer ops' inputs: key[i] = i, iv[i] = 0x40 + i, data[i] = 0x80 + i */
     unsigned char pkey[PEER_MAC_KEY];
     unsigned char piv[EVP_MAX_IV_LENGTH];
     unsigned char pdata[PEER_MAC_DATA];
@@ -158,7 +158,8 @@ static int crypto_setup(struct rcuprof_run *run, char *err, size_t n)
 
         if (kl > (st->rekey ? sizeof(key) : sizeof(st->pkey))
             || il > (st->rekey ? sizeof(iv) : sizeof(st->piv))) {
-            snprintf(err, n, "cipher %s needs a key or iv longer than %zu bytes",
+            snprintf(err, n,
+                     "cipher %s needs a key or iv longer than %zu bytes",
                      st->alg, st->rekey ? sizeof(key) : sizeof(st->pkey));
             return RCUPROF_EXIT_SETUP;
         }
@@ -317,7 +318,8 @@ static int crypto_thread_init(struct rcuprof_worker *w, char *err, size_t n)
     if (!w->run->cfg.isolated) {
         if (st->mac != NULL) {
             t->mctx = EVP_MAC_CTX_new(st->mac);
-            if (t->mctx != NULL && !st->rekey && mac_peer_init(st, t->mctx) != 0) {
+            if (t->mctx != NULL && !st->rekey
+                && mac_peer_init(st, t->mctx) != 0) {
                 snprintf(err, n, "cannot key the %s context", st->alg);
                 return -1;
             }

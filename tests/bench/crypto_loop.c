@@ -5,7 +5,8 @@
  * perftools does (gettimeofday, its ossl_time_now()), until the deadline.
  * Written apart from src/stress/crypto_ops.c on purpose: it is the yardstick.
  *
- * usage: crypto_loop mac|cipher shared|isolated SECONDS [UPDATES [ALG [MAXOPS]]]
+ * usage: crypto_loop mac|cipher shared|isolated SECONDS
+ *                    [UPDATES [ALG [MAXOPS]]]
  * (MAXOPS: stop after that many ops even before the deadline, for
  * instruction counts under callgrind; 0 or absent: the deadline only)
  * prints one line: "<wall us per op> <CPU us per op> <ops> <CPU ns per
