@@ -152,6 +152,8 @@ static json_t *rcu_json(const struct rcuprof_probes_rcu *r)
     U(acquisitions); U(retries); U(max_retries); U(timed);
     U(acquire_ticks); U(lock_ticks);
     U(syncs); U(flips); U(spins); U(wait_ticks); U(max_wait_ticks);
+    U(alloc_waits); U(alloc_wait_ticks); U(prior_waits); U(prior_wait_ticks);
+    U(max_blocked_ticks);
 #undef U
     json_object_set_new(j, "retries_per_acquisition",
                         ratio(r->retries, r->acquisitions, 1));
@@ -161,8 +163,12 @@ static json_t *rcu_json(const struct rcuprof_probes_rcu *r)
                         ratio(r->lock_ticks, r->timed, 1));
     json_object_set_new(j, "wait_ticks_per_sync",
                         ratio(r->wait_ticks, r->syncs, 1));
+    json_object_set_new(j, "blocked_ticks_per_sync",
+                        ratio(r->alloc_wait_ticks + r->prior_wait_ticks,
+                              r->syncs, 1));
     json_object_set_new(j, "acquire_hist", hist_json(r->acquire_hist));
     json_object_set_new(j, "wait_hist", hist_json(r->wait_hist));
+    json_object_set_new(j, "blocked_hist", hist_json(r->blocked_hist));
     return j;
 }
 
@@ -215,7 +221,8 @@ static void add_into(struct rcuprof_probes_counters *d,
 
         for (i = 0; i < sizeof(d->rcu[s]) / 8; i++) {
             if (&a[i] == &d->rcu[s].max_retries
-                || &a[i] == &d->rcu[s].max_wait_ticks)
+                || &a[i] == &d->rcu[s].max_wait_ticks
+                || &a[i] == &d->rcu[s].max_blocked_ticks)
                 a[i] = b[i] > a[i] ? b[i] : a[i];
             else
                 a[i] += b[i];
@@ -266,6 +273,13 @@ static json_t *locks_json(const struct rcuprof_probes_counters *proc)
     return a;
 }
 
+static json_t *ticks_ns_per(uint64_t ticks, uint64_t n, double tpu)
+{
+    return n != 0 && tpu > 0 ? json_real((double)ticks / tpu * 1000.0
+                                         / (double)n)
+                             : json_null();
+}
+
 /* The figures rcuprof's summary prints (one lock: see below). */
 static json_t *summary_json(const struct rcuprof_probes_counters *sum,
                             const struct rcuprof_probes_counters *proc)
@@ -299,11 +313,22 @@ static json_t *summary_json(const struct rcuprof_probes_counters *sum,
     json_object_set_new(j, "slow_fetches_per_kfetch",
                         ratio(sum->store.cache_misses, sum->store.cache_gets, 1000));
     json_object_set_new(j, "syncs", json_integer((json_int_t)pr->syncs));
+    /*
+     * A writer's wait in ossl_synchronize_rcu: spinning on the old qp's
+     * readers, blocked (asleep) for a free qp or for earlier grace periods,
+     * and the two together; per synchronize, over every thread.
+     */
+    json_object_set_new(j, "writer_spin_ns_per_sync",
+                        ticks_ns_per(pr->wait_ticks, pr->syncs, tpu));
+    json_object_set_new(j, "writer_blocked_ns_per_sync",
+                        ticks_ns_per(pr->alloc_wait_ticks + pr->prior_wait_ticks,
+                                     pr->syncs, tpu));
     json_object_set_new(j, "writer_wait_ns_per_sync",
-                        pr->syncs != 0 && tpu > 0
-                        ? json_real((double)pr->wait_ticks / tpu * 1000.0
-                                    / (double)pr->syncs)
-                        : json_null());
+                        ticks_ns_per(pr->wait_ticks + pr->alloc_wait_ticks
+                                     + pr->prior_wait_ticks, pr->syncs, tpu));
+    json_object_set_new(j, "blocked_syncs",
+                        json_integer((json_int_t)(pr->alloc_waits
+                                                  + pr->prior_waits)));
     return j;
 }
 

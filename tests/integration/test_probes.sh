@@ -96,6 +96,24 @@ check "$V1 rcu + sync: max retries per acquisition >= 1, writer waits counted" "
 check "$V1 rcu + sync: summary has writer wait per synchronize" "$TMP/rcu-sync.json" \
     "p['summary']['writer_wait_ns_per_sync'] > 0 and p['summary']['retries_per_acquisition'] > 0" "p['summary']"
 
+# 4b. Writer waits, whole (issue 14): a sampled rcu-sync run with two
+#     query writers (each write a synchronize) shows the spinning and the
+#     blocked waits separately, in the JSON and in rcuprof run's summary.
+if has rcu-sync; then
+    "$RCUPROF" run --variant rcu-sync -n 1 --duration-ms 400 --warmup-ms 20 --rtt off \
+        --writers 2 --churn query --sample on --output "$TMP/rs-w2.json" > "$TMP/rs-w2.txt" 2>"$TMP/err" \
+        || fail "rcu-sync 2 writers sampled: $(cat "$TMP/err")"
+    check "rcu-sync, 2 writers, sampled: spinning and blocked waits, separately" "$TMP/rs-w2.json" \
+        "p['summary']['syncs'] > 0 and p['summary']['writer_spin_ns_per_sync'] > 0 and p['summary']['blocked_syncs'] > 0 and p['summary']['writer_blocked_ns_per_sync'] > 0 and abs(p['summary']['writer_wait_ns_per_sync'] - p['summary']['writer_spin_ns_per_sync'] - p['summary']['writer_blocked_ns_per_sync']) < 1e-6 * p['summary']['writer_wait_ns_per_sync'] + 1e-9 and d['samples'] is not None" \
+        "p['summary']"
+    check "rcu-sync, 2 writers: blocked waits split alloc/prior, at most one each per synchronize" "$TMP/rs-w2.json" \
+        "rcu(pr, 'method_store')['alloc_waits'] + rcu(pr, 'method_store')['prior_waits'] == p['summary']['blocked_syncs'] and rcu(pr, 'method_store')['alloc_waits'] <= rcu(pr, 'method_store')['syncs'] and rcu(pr, 'method_store')['prior_waits'] <= rcu(pr, 'method_store')['syncs']" \
+        "rcu(pr, 'method_store')"
+    grep -Eq "spinning [0-9]+ ns, blocked [0-9]+ ns" "$TMP/rs-w2.txt" \
+        && pass "rcuprof run summary prints spinning and blocked writer waits" \
+        || fail "summary lacks spinning/blocked: $(cat "$TMP/rs-w2.txt")"
+fi
+
 # 5. stock-pristine carries no layer: probes null.
 if has stock-pristine; then
     drv stock-pristine --ops 200 -n 1 > "$TMP/pristine.json" 2>"$TMP/err" || fail "stock-pristine: $(cat "$TMP/err")"
