@@ -11,11 +11,15 @@
 #include <time.h>
 
 #include <openssl/crypto.h>
+#include "internal/cryptlib.h"
 #include "internal/rcu.h"
 #include "internal/rcuprof_probes.h"
 
 #include "stress.h"
 #include "rcuprof_probe_readout.h"
+
+/* src/stress/fetch.c: the fetch workload's lib ctx (NULL: the default one) */
+OSSL_LIB_CTX *rcuprof_fetch_libctx(const struct rcuprof_run *run);
 
 static struct {
     int on;
@@ -195,10 +199,13 @@ static const char *slot_name(unsigned s)
     return li.name;
 }
 
-/* {"rcu": {name: {...}, ...}, "store": {...}}: named slots only. */
+/*
+ * {"rcu": {name: {...}, ...}, "store": {...}, "stores": {kind: {...}}}:
+ * named slots only; "store" is the EVP stores' counts, "stores" every kind.
+ */
 static json_t *counters_json(const struct rcuprof_probes_counters *c)
 {
-    json_t *rcu = json_object();
+    json_t *rcu = json_object(), *stores = json_object();
     unsigned s;
 
     for (s = 0; s < RCUPROF_PROBES_MAX_LOCKS && s < c->nslots; s++) {
@@ -207,7 +214,12 @@ static json_t *counters_json(const struct rcuprof_probes_counters *c)
         if (name != NULL)
             json_object_set_new(rcu, name, rcu_json(&c->rcu[s]));
     }
-    return json_pack("{s:o, s:o}", "rcu", rcu, "store", store_json(&c->store));
+    for (s = 0; s < RCUPROF_STORE_KINDS; s++)
+        json_object_set_new(stores, rcuprof_probes_store_kind_name(s),
+                            store_json(&c->store[s]));
+    return json_pack("{s:o, s:o, s:o}", "rcu", rcu,
+                     "store", store_json(&c->store[RCUPROF_STORE_KIND_EVP]),
+                     "stores", stores);
 }
 
 static void add_into(struct rcuprof_probes_counters *d,
@@ -228,8 +240,9 @@ static void add_into(struct rcuprof_probes_counters *d,
                 a[i] += b[i];
         }
     }
+    /* every kind's counters: all sums */
     for (i = 0; i < sizeof(d->store) / 8; i++)
-        ((uint64_t *)&d->store)[i] += ((const uint64_t *)&x->store)[i];
+        ((uint64_t *)d->store)[i] += ((const uint64_t *)x->store)[i];
 }
 
 static json_t *addr_json(uintptr_t a)
@@ -311,7 +324,9 @@ static json_t *summary_json(const struct rcuprof_probes_counters *sum,
     json_object_set_new(j, "lock_ticks_per_acquisition",
                         ratio(r->lock_ticks, r->timed, 1));
     json_object_set_new(j, "slow_fetches_per_kfetch",
-                        ratio(sum->store.cache_misses, sum->store.cache_gets, 1000));
+                        ratio(sum->store[RCUPROF_STORE_KIND_EVP].cache_misses,
+                              sum->store[RCUPROF_STORE_KIND_EVP].cache_gets,
+                              1000));
     json_object_set_new(j, "syncs", json_integer((json_int_t)pr->syncs));
     /*
      * A writer's wait in ossl_synchronize_rcu: spinning on the old qp's
@@ -330,6 +345,28 @@ static json_t *summary_json(const struct rcuprof_probes_counters *sum,
                         json_integer((json_int_t)(pr->alloc_waits
                                                   + pr->prior_waits)));
     return j;
+}
+
+/*
+ * The measured lib ctx's EVP method store: its locks (the summary's store).
+ * Only the fetch workload has a lib ctx of its own; the others fetch from
+ * the default one.
+ */
+static json_t *measured_store_json(struct rcuprof_run *run)
+{
+    struct rcuprof_probes_storeinfo si;
+    OSSL_LIB_CTX *ctx = strcmp(run->workload->name, "fetch") == 0
+                        ? rcuprof_fetch_libctx(run) : NULL;
+    void *store = ossl_lib_ctx_get_data(ctx, OSSL_LIB_CTX_EVP_METHOD_STORE_INDEX);
+
+    si.size = sizeof(si);
+    if (store == NULL || rcuprof_probes_store_info(store, &si) != 0)
+        return json_null();
+    return json_pack("{s:s, s:s, s:o, s:o}",
+                     "kind", rcuprof_probes_store_kind_name((unsigned)si.kind),
+                     "libctx", ctx != NULL ? "own" : "default",
+                     "lock", addr_json(si.lock),
+                     "biglock", addr_json(si.biglock));
 }
 
 static json_t *hook_to_json(struct rcuprof_run *run)
@@ -375,6 +412,8 @@ static json_t *hook_to_json(struct rcuprof_run *run)
     json_object_set_new(j, "sum", counters_json(&sum));
     json_object_set_new(j, "process", counters_json(&proc));
     json_object_set_new(j, "summary", summary_json(&sum, &proc));
+    json_object_set_new(json_object_get(j, "summary"), "store",
+                        measured_store_json(run));
     return j;
 }
 

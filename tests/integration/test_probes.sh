@@ -39,6 +39,8 @@ for v in $RCUV; do
         "any(l['name'] == 'method_store' and l['reader_idx']['line_offset'] == int(l['reader_idx']['addr'], 16) % 64 and int(l['write_lock']['addr'], 16) - int(l['reader_idx']['addr'], 16) == 16 for l in p['locks'])" "p['locks']"
     check "$v: timed 1 in 64 of the acquisitions, with a histogram" "$TMP/$v-fetch.json" \
         "rcu(s, 'method_store')['timed'] >= $N // 64 and sum(rcu(s, 'method_store')['acquire_hist']['log2_buckets'].values()) == rcu(s, 'method_store')['timed']" "rcu(s, 'method_store')"
+    check "$v: every store kind counted apart; store is stores.evp; the measured EVP store's locks" "$TMP/$v-fetch.json" \
+        "set(s['stores']) == {'other','evp','decoder','encoder','store_loader','tmp'} and s['store'] == s['stores']['evp'] and s['stores']['decoder']['cache_gets'] == 0 and p['summary']['store']['kind'] == 'evp' and p['summary']['store']['libctx'] == 'own' and p['summary']['store']['lock'] is not None" "s['stores'], p['summary']['store']"
     check "$v: per-thread counts sum to the total" "$TMP/$v-fetch.json" \
         "sum(t['rcu']['method_store']['acquisitions'] for t in p['threads']) == rcu(s, 'method_store')['acquisitions']" "p['threads']"
 done

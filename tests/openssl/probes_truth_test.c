@@ -13,6 +13,9 @@
  *                  ossl_method_lock_store, cache_set, remove, flush_all)
  *                  gives exactly that many write_locks, and one biglock,
  *                  on every variant.
+ *   store kinds    fetches and a decoder side by side in one lib ctx give two
+ *                  separate sets of counts: the EVP store's and the decoder
+ *                  store's (and, on the RCU store, two lock names).
  *   ticks          the fenced timer pair resolves a known short delay (a
  *                  chain of dependent multiplies) and scales with it.
  *   frees          (RCU store) a method that a batch publication drops is
@@ -24,7 +27,11 @@
 #include <unistd.h>
 
 #include <openssl/crypto.h>
+#include <openssl/decoder.h>
+#include <openssl/evp.h>
+#include <openssl/provider.h>
 #include "internal/property.h"
+#include "internal/cryptlib.h"
 #include "internal/rcu.h"
 #include "internal/rcuprof_probes.h"
 #include "rcuprof_test_util.h"
@@ -161,7 +168,7 @@ static struct rcuprof_probes_store store_now(void)
 
     c.size = sizeof(c);
     rcuprof_probes_read(&c);
-    return c.store;
+    return c.store[RCUPROF_STORE_KIND_EVP];
 }
 
 static void test_store_writes(void)
@@ -175,6 +182,8 @@ static void test_store_writes(void)
     CHECK(store != NULL, "ossl_method_store_new");
     if (store == NULL)
         return;
+    /* a standalone store counts as "other" unless its creator names it */
+    rcuprof_probes_store_set_kind(store, RCUPROF_STORE_KIND_EVP);
     a = store_now();
     CHECK(ossl_method_store_add(store, FAKE_PROV, 1, "", &m1, fake_up_ref,
                                 fake_free), "add");
@@ -260,6 +269,115 @@ static void test_frees_outside_biglock(void)
 }
 #endif
 
+/* ---- store kinds: one lock, one name ---- */
+
+static uint64_t store_events(const struct rcuprof_probes_store *s)
+{
+    return s->rwlock_reads + s->write_locks + s->biglock + s->cache_gets
+        + s->cache_sets + s->flush_alls + s->remove_all_provided;
+}
+
+static int slot_of(const char *name)
+{
+    unsigned i;
+
+    for (i = 0; i < RCUPROF_PROBES_MAX_LOCKS; i++) {
+        struct rcuprof_probes_lockinfo li;
+
+        li.size = sizeof(li);
+        if (rcuprof_probes_lock_info(i, &li) == 0 && li.name != NULL
+            && strcmp(li.name, name) == 0)
+            return (int)i;
+    }
+    return -1;
+}
+
+static void test_store_kinds(void)
+{
+    OSSL_LIB_CTX *ctx = OSSL_LIB_CTX_new();
+    OSSL_PROVIDER *def = OSSL_PROVIDER_load(ctx, "default");
+    struct rcuprof_probes_counters a, b, c;
+    OSSL_DECODER_CTX *dctx;
+    EVP_PKEY *pkey = NULL;
+    EVP_MD *md;
+    int i, nfetch = 100, evp, dec;
+    uint64_t d1_evp, d1_dec, d2_dec, d1_other;
+
+    CHECK(ctx != NULL && def != NULL, "lib ctx with default");
+    md = EVP_MD_fetch(ctx, "SHA2-256", NULL);   /* warm the EVP store */
+    EVP_MD_free(md);
+    a.size = b.size = c.size = sizeof(a);
+    rcuprof_probes_read(&a);
+    for (i = 0; i < nfetch; i++) {
+        md = EVP_MD_fetch(ctx, "SHA2-256", NULL);
+        CHECK(md != NULL, "fetch");
+        EVP_MD_free(md);
+    }
+    rcuprof_probes_read(&b);
+    /* the first decoder context of this lib ctx: decoder store work */
+    dctx = OSSL_DECODER_CTX_new_for_pkey(&pkey, "DER", NULL, "RSA",
+                                         EVP_PKEY_KEYPAIR, ctx, NULL);
+    CHECK(dctx != NULL, "OSSL_DECODER_CTX_new_for_pkey");
+    CHECK(OSSL_DECODER_CTX_get_num_decoders(dctx) > 0, "no decoder found");
+    OSSL_DECODER_CTX_free(dctx);
+    rcuprof_probes_read(&c);
+#define D(x, y, k, f) ((y).store[k].f - (x).store[k].f)
+    d1_evp = D(a, b, RCUPROF_STORE_KIND_EVP, cache_gets);
+    d1_dec = store_events(&b.store[RCUPROF_STORE_KIND_DECODER])
+             - store_events(&a.store[RCUPROF_STORE_KIND_DECODER]);
+    d1_other = store_events(&b.store[RCUPROF_STORE_KIND_OTHER])
+               - store_events(&a.store[RCUPROF_STORE_KIND_OTHER]);
+    d2_dec = store_events(&c.store[RCUPROF_STORE_KIND_DECODER])
+             - store_events(&b.store[RCUPROF_STORE_KIND_DECODER]);
+#undef D
+    printf("store kinds: %d fetches -> evp cache_gets %llu, decoder events "
+           "%llu, other %llu; one decoder context -> decoder events %llu\n",
+           nfetch, (unsigned long long)d1_evp, (unsigned long long)d1_dec,
+           (unsigned long long)d1_other, (unsigned long long)d2_dec);
+    CHECK(d1_evp == (uint64_t)nfetch, "evp cache_gets %llu for %d fetches",
+          (unsigned long long)d1_evp, nfetch);
+    CHECK(d1_dec == 0 && d1_other == 0,
+          "fetches counted in the decoder (%llu) or other (%llu) store",
+          (unsigned long long)d1_dec, (unsigned long long)d1_other);
+    CHECK(d2_dec > 0, "the decoder's store work was not counted as decoder");
+#ifdef OSSL_METHOD_STORE_RCU
+    /* The RCU stores' read sections: under two lock names */
+    evp = slot_of("method_store");
+    dec = slot_of("decoder_store");
+    CHECK(evp > 0 && dec > 0 && evp != dec, "slots method_store %d decoder_store %d",
+          evp, dec);
+    if (evp > 0 && dec > 0) {
+        uint64_t e1 = b.rcu[evp].acquisitions - a.rcu[evp].acquisitions;
+        uint64_t k1 = b.rcu[dec].acquisitions - a.rcu[dec].acquisitions;
+        uint64_t k2 = c.rcu[dec].acquisitions - b.rcu[dec].acquisitions;
+
+        printf("store kinds (RCU): fetches -> method_store %llu, decoder_store "
+               "%llu acquisitions; decoder context -> decoder_store %llu\n",
+               (unsigned long long)e1, (unsigned long long)k1,
+               (unsigned long long)k2);
+        CHECK(e1 >= (uint64_t)nfetch && k1 == 0 && k2 > 0,
+              "read sections not separated by store kind");
+    }
+    {
+        struct rcuprof_probes_storeinfo si;
+        void *st = ossl_lib_ctx_get_data(ctx, OSSL_LIB_CTX_DECODER_STORE_INDEX);
+
+        si.size = sizeof(si);
+        CHECK(st != NULL && rcuprof_probes_store_info(st, &si) == 0
+              && si.kind == RCUPROF_STORE_KIND_DECODER
+              && si.lock == (uintptr_t)ossl_method_store_rcu_lock(st),
+              "decoder store info");
+    }
+#else
+    (void)evp;
+    (void)dec;
+    (void)slot_of;
+#endif
+    EVP_PKEY_free(pkey);
+    OSSL_PROVIDER_unload(def);
+    OSSL_LIB_CTX_free(ctx);
+}
+
 /* ---- ticks: the timer pair resolves a known short delay ---- */
 
 static uint64_t chain(uint64_t x, int n)
@@ -325,6 +443,7 @@ int main(void)
     rcuprof_probes_set_sample_every(1);
     test_ticks();
     test_store_writes();
+    test_store_kinds();
 #ifdef OSSL_METHOD_STORE_RCU
     test_frees_outside_biglock();
 #endif
