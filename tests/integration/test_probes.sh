@@ -116,6 +116,18 @@ if has rcu-sync; then
         || fail "summary lacks spinning/blocked: $(cat "$TMP/rs-w2.txt")"
 fi
 
+# 4c. The layout layer (option +padded): the reader-side words of the
+#     store's RCU lock never share a cache line with the write lock, and
+#     sit at least a line away from it, whatever the allocation's alignment.
+for v in $(echo "$RCUPROF_VARIANTS_BUILT" | tr ',' ' '); do
+    case "$v" in *+padded*) ;; *) continue ;; esac
+    drv "$v" --ops 2000 -n 1 > "$TMP/$v-layout.json" 2>"$TMP/err" || { fail "$v fetch run: $(cat "$TMP/err")"; continue; }
+    check "$v: reader_idx on its own line, a line or more from write_lock" "$TMP/$v-layout.json" \
+        "any(l['name'] == 'method_store' and l['reader_idx_shares_line_with_write_lock'] is False and int(l['write_lock']['addr'], 16) - int(l['reader_idx']['addr'], 16) >= 64 for l in p['locks'])" "p['locks']"
+    check "$v: build record ends with the option's patch" "$TMP/$v-layout.json" \
+        "d['build']['patches'][-1]['name'] == '0001-rcu-lock-padded.patch'" "d['build']['patches']"
+done
+
 # 5. stock-pristine carries no layer: probes null.
 if has stock-pristine; then
     drv stock-pristine --ops 200 -n 1 > "$TMP/pristine.json" 2>"$TMP/err" || fail "stock-pristine: $(cat "$TMP/err")"
