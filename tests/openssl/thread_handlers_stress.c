@@ -80,6 +80,15 @@ int main(int argc, char **argv)
     pthread_t th[WORKERS];
     int i, failed = 0;
 
+    /*
+     * One round on the main thread first: OpenSSL's own initialisation
+     * (CRYPTO_malloc's first call writes allow_customize unlocked, a stock
+     * race out of scope) happens before any worker starts.
+     */
+    if (!one_round(0)) {
+        fprintf(stderr, "lib ctx or RCU lock: allocation failed\n");
+        return 1;
+    }
     for (i = 0; i < WORKERS; i++) {
         pthread_create(&th[i], NULL, worker, NULL);
         threads_made++;
