@@ -349,16 +349,20 @@ static json_t *summary_json(const struct rcuprof_probes_counters *sum,
 
 /*
  * The measured lib ctx's EVP method store: its locks (the summary's store).
- * Only the fetch workload has a lib ctx of its own; the others fetch from
- * the default one.
+ * The fetch workload says which lib ctx it fetches from; the others are
+ * known only when they use the default one (--libctx default).
  */
 static json_t *measured_store_json(struct rcuprof_run *run)
 {
     struct rcuprof_probes_storeinfo si;
-    OSSL_LIB_CTX *ctx = strcmp(run->workload->name, "fetch") == 0
-                        ? rcuprof_fetch_libctx(run) : NULL;
-    void *store = ossl_lib_ctx_get_data(ctx, OSSL_LIB_CTX_EVP_METHOD_STORE_INDEX);
+    OSSL_LIB_CTX *ctx = NULL;
+    void *store;
 
+    if (strcmp(run->workload->name, "fetch") == 0)
+        ctx = rcuprof_fetch_libctx(run);
+    else if (run->cfg.own_libctx)
+        return json_null();
+    store = ossl_lib_ctx_get_data(ctx, OSSL_LIB_CTX_EVP_METHOD_STORE_INDEX);
     si.size = sizeof(si);
     if (store == NULL || rcuprof_probes_store_info(store, &si) != 0)
         return json_null();
