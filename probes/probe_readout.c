@@ -11,11 +11,15 @@
 #include <time.h>
 
 #include <openssl/crypto.h>
+#include "internal/cryptlib.h"
 #include "internal/rcu.h"
 #include "internal/rcuprof_probes.h"
 
 #include "stress.h"
 #include "rcuprof_probe_readout.h"
+
+/* src/stress/fetch.c: the fetch workload's lib ctx (NULL: the default one) */
+OSSL_LIB_CTX *rcuprof_fetch_libctx(const struct rcuprof_run *run);
 
 static struct {
     int on;
@@ -152,6 +156,8 @@ static json_t *rcu_json(const struct rcuprof_probes_rcu *r)
     U(acquisitions); U(retries); U(max_retries); U(timed);
     U(acquire_ticks); U(lock_ticks);
     U(syncs); U(flips); U(spins); U(wait_ticks); U(max_wait_ticks);
+    U(alloc_waits); U(alloc_wait_ticks); U(prior_waits); U(prior_wait_ticks);
+    U(max_blocked_ticks);
 #undef U
     json_object_set_new(j, "retries_per_acquisition",
                         ratio(r->retries, r->acquisitions, 1));
@@ -161,8 +167,12 @@ static json_t *rcu_json(const struct rcuprof_probes_rcu *r)
                         ratio(r->lock_ticks, r->timed, 1));
     json_object_set_new(j, "wait_ticks_per_sync",
                         ratio(r->wait_ticks, r->syncs, 1));
+    json_object_set_new(j, "blocked_ticks_per_sync",
+                        ratio(r->alloc_wait_ticks + r->prior_wait_ticks,
+                              r->syncs, 1));
     json_object_set_new(j, "acquire_hist", hist_json(r->acquire_hist));
     json_object_set_new(j, "wait_hist", hist_json(r->wait_hist));
+    json_object_set_new(j, "blocked_hist", hist_json(r->blocked_hist));
     return j;
 }
 
@@ -189,10 +199,13 @@ static const char *slot_name(unsigned s)
     return li.name;
 }
 
-/* {"rcu": {name: {...}, ...}, "store": {...}}: named slots only. */
+/*
+ * {"rcu": {name: {...}, ...}, "store": {...}, "stores": {kind: {...}}}:
+ * named slots only; "store" is the EVP stores' counts, "stores" every kind.
+ */
 static json_t *counters_json(const struct rcuprof_probes_counters *c)
 {
-    json_t *rcu = json_object();
+    json_t *rcu = json_object(), *stores = json_object();
     unsigned s;
 
     for (s = 0; s < RCUPROF_PROBES_MAX_LOCKS && s < c->nslots; s++) {
@@ -201,7 +214,12 @@ static json_t *counters_json(const struct rcuprof_probes_counters *c)
         if (name != NULL)
             json_object_set_new(rcu, name, rcu_json(&c->rcu[s]));
     }
-    return json_pack("{s:o, s:o}", "rcu", rcu, "store", store_json(&c->store));
+    for (s = 0; s < RCUPROF_STORE_KINDS; s++)
+        json_object_set_new(stores, rcuprof_probes_store_kind_name(s),
+                            store_json(&c->store[s]));
+    return json_pack("{s:o, s:o, s:o}", "rcu", rcu,
+                     "store", store_json(&c->store[RCUPROF_STORE_KIND_EVP]),
+                     "stores", stores);
 }
 
 static void add_into(struct rcuprof_probes_counters *d,
@@ -215,14 +233,16 @@ static void add_into(struct rcuprof_probes_counters *d,
 
         for (i = 0; i < sizeof(d->rcu[s]) / 8; i++) {
             if (&a[i] == &d->rcu[s].max_retries
-                || &a[i] == &d->rcu[s].max_wait_ticks)
+                || &a[i] == &d->rcu[s].max_wait_ticks
+                || &a[i] == &d->rcu[s].max_blocked_ticks)
                 a[i] = b[i] > a[i] ? b[i] : a[i];
             else
                 a[i] += b[i];
         }
     }
+    /* every kind's counters: all sums */
     for (i = 0; i < sizeof(d->store) / 8; i++)
-        ((uint64_t *)&d->store)[i] += ((const uint64_t *)&x->store)[i];
+        ((uint64_t *)d->store)[i] += ((const uint64_t *)x->store)[i];
 }
 
 static json_t *addr_json(uintptr_t a)
@@ -266,6 +286,13 @@ static json_t *locks_json(const struct rcuprof_probes_counters *proc)
     return a;
 }
 
+static json_t *ticks_ns_per(uint64_t ticks, uint64_t n, double tpu)
+{
+    return n != 0 && tpu > 0 ? json_real((double)ticks / tpu * 1000.0
+                                         / (double)n)
+                             : json_null();
+}
+
 /* The figures rcuprof's summary prints (one lock: see below). */
 static json_t *summary_json(const struct rcuprof_probes_counters *sum,
                             const struct rcuprof_probes_counters *proc)
@@ -297,14 +324,53 @@ static json_t *summary_json(const struct rcuprof_probes_counters *sum,
     json_object_set_new(j, "lock_ticks_per_acquisition",
                         ratio(r->lock_ticks, r->timed, 1));
     json_object_set_new(j, "slow_fetches_per_kfetch",
-                        ratio(sum->store.cache_misses, sum->store.cache_gets, 1000));
+                        ratio(sum->store[RCUPROF_STORE_KIND_EVP].cache_misses,
+                              sum->store[RCUPROF_STORE_KIND_EVP].cache_gets,
+                              1000));
     json_object_set_new(j, "syncs", json_integer((json_int_t)pr->syncs));
+    /*
+     * A writer's wait in ossl_synchronize_rcu: spinning on the old qp's
+     * readers, blocked (asleep) for a free qp or for earlier grace periods,
+     * and the two together; per synchronize, over every thread.
+     */
+    json_object_set_new(j, "writer_spin_ns_per_sync",
+                        ticks_ns_per(pr->wait_ticks, pr->syncs, tpu));
+    json_object_set_new(j, "writer_blocked_ns_per_sync",
+                        ticks_ns_per(pr->alloc_wait_ticks + pr->prior_wait_ticks,
+                                     pr->syncs, tpu));
     json_object_set_new(j, "writer_wait_ns_per_sync",
-                        pr->syncs != 0 && tpu > 0
-                        ? json_real((double)pr->wait_ticks / tpu * 1000.0
-                                    / (double)pr->syncs)
-                        : json_null());
+                        ticks_ns_per(pr->wait_ticks + pr->alloc_wait_ticks
+                                     + pr->prior_wait_ticks, pr->syncs, tpu));
+    json_object_set_new(j, "blocked_syncs",
+                        json_integer((json_int_t)(pr->alloc_waits
+                                                  + pr->prior_waits)));
     return j;
+}
+
+/*
+ * The measured lib ctx's EVP method store: its locks (the summary's store).
+ * The fetch workload says which lib ctx it fetches from; the others are
+ * known only when they use the default one (--libctx default).
+ */
+static json_t *measured_store_json(struct rcuprof_run *run)
+{
+    struct rcuprof_probes_storeinfo si;
+    OSSL_LIB_CTX *ctx = NULL;
+    void *store;
+
+    if (strcmp(run->workload->name, "fetch") == 0)
+        ctx = rcuprof_fetch_libctx(run);
+    else if (run->cfg.own_libctx)
+        return json_null();
+    store = ossl_lib_ctx_get_data(ctx, OSSL_LIB_CTX_EVP_METHOD_STORE_INDEX);
+    si.size = sizeof(si);
+    if (store == NULL || rcuprof_probes_store_info(store, &si) != 0)
+        return json_null();
+    return json_pack("{s:s, s:s, s:o, s:o}",
+                     "kind", rcuprof_probes_store_kind_name((unsigned)si.kind),
+                     "libctx", ctx != NULL ? "own" : "default",
+                     "lock", addr_json(si.lock),
+                     "biglock", addr_json(si.biglock));
 }
 
 static json_t *hook_to_json(struct rcuprof_run *run)
@@ -350,6 +416,8 @@ static json_t *hook_to_json(struct rcuprof_run *run)
     json_object_set_new(j, "sum", counters_json(&sum));
     json_object_set_new(j, "process", counters_json(&proc));
     json_object_set_new(j, "summary", summary_json(&sum, &proc));
+    json_object_set_new(json_object_get(j, "summary"), "store",
+                        measured_store_json(run));
     return j;
 }
 

@@ -60,13 +60,22 @@ static void print_probes(json_t *p)
         printf(", %.1f ticks/acq", json_number_value(v));
     if (json_is_number(v = json_object_get(s, "lock_ticks_per_acquisition")))
         printf(" (%.1f in read_lock)", json_number_value(v));
+    if (json_is_integer(v = json_object_get(p, "timer_cost_ticks")))
+        printf(", timer resolution %lld ticks", (long long)json_integer_value(v));
     printf("\n");
     if (json_is_number(v = json_object_get(s, "slow_fetches_per_kfetch")))
         printf("               slow-path fetches %.2f per 1k\n", json_number_value(v));
-    if (json_is_number(v = json_object_get(s, "writer_wait_ns_per_sync")))
-        printf("               writer wait %.0f ns per synchronize (%lld synchronize)\n",
-               json_number_value(v),
-               (long long)json_integer_value(json_object_get(s, "syncs")));
+    if (json_integer_value(json_object_get(s, "syncs")) > 0) {
+        json_t *sp = json_object_get(s, "writer_spin_ns_per_sync");
+        json_t *bl = json_object_get(s, "writer_blocked_ns_per_sync");
+
+        printf("               writer wait per synchronize (%lld synchronize): "
+               "spinning %.0f ns, blocked %.0f ns (%lld blocked)\n",
+               (long long)json_integer_value(json_object_get(s, "syncs")),
+               json_is_number(sp) ? json_number_value(sp) : 0.0,
+               json_is_number(bl) ? json_number_value(bl) : 0.0,
+               (long long)json_integer_value(json_object_get(s, "blocked_syncs")));
+    }
     if (json_is_number(v = json_object_get(json_object_get(p, "self_cost"), "added_ns")))
         printf("               probe cost %.1f ns per read lock/unlock (measured on)\n",
                json_number_value(v));

@@ -19,16 +19,24 @@
 # define RCUPROF_USER_VARIANTS_DEFAULT "variants.local.json"
 #endif
 
+/* A variant name, or BASE+OPT[+OPT...] (patches/variants.json "options") */
 int rcuprof_variant_name_ok(const char *name)
 {
     const char *p = name;
 
-    if (name == NULL || !((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
+    if (name == NULL)
         return 0;
-    for (; *p != '\0'; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')
-              || *p == '-' || *p == '_' || *p == '.'))
+    for (;;) {
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
             return 0;
+        for (; *p != '\0' && *p != '+'; p++)
+            if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')
+                  || *p == '-' || *p == '_' || *p == '.'))
+                return 0;
+        if (*p == '\0')
+            break;
+        p++;                    /* '+': an option name follows */
+    }
     return p - name <= 64;
 }
 
@@ -167,9 +175,9 @@ int rcuprof_variant_add_to(const char *path, json_t *known, const char *name,
     size_t i;
     int rc;
 
-    if (!rcuprof_variant_name_ok(name)) {
+    if (!rcuprof_variant_name_ok(name) || strchr(name, '+') != NULL) {
         snprintf(err, errlen,
-                 "variant name '%s' is not allowed: use lower-case letters, digits, '.', '-', '_' (at most 64)",
+                 "variant name '%s' is not allowed: use lower-case letters, digits, '.', '-', '_' (at most 64; '+' joins a variant and its options)",
                  name);
         return RCUPROF_ERR_USAGE;
     }

@@ -328,6 +328,18 @@ static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
             c->reclaim_batch = v;
             c->reclaim_batch_set = 1;
             break;
+        case 'Y':
+            if (parse_u64("reclaim-bytes", optarg, 0, (uint64_t)1 << 40, &v))
+                return RCUPROF_EXIT_USAGE;
+            c->reclaim_bytes = v;
+            c->reclaim_bytes_set = 1;
+            break;
+        case 'A':
+            if (parse_u64("reclaim-age-ms", optarg, 0, 86400000, &v))
+                return RCUPROF_EXIT_USAGE;
+            c->reclaim_age_ms = v;
+            c->reclaim_age_ms_set = 1;
+            break;
         case 'V':
             printf("%s\n", rcuprof_build_json);
             exit(0);

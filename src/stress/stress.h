@@ -59,6 +59,10 @@ struct rcuprof_config {
     char sample_event[128];
     uint64_t reclaim_batch;     /* --reclaim-batch, if reclaim_batch_set */
     int reclaim_batch_set;
+    uint64_t reclaim_bytes;     /* --reclaim-bytes, if reclaim_bytes_set */
+    int reclaim_bytes_set;
+    uint64_t reclaim_age_ms;    /* --reclaim-age-ms, if reclaim_age_ms_set */
+    int reclaim_age_ms_set;
 };
 
 /*

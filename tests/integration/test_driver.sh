@@ -42,7 +42,17 @@ check "--fetch all: 18 items of 11 types, PQ included, all from default" "len(r[
 case ",$RCUPROF_VARIANTS_BUILT," in
 *,rcu-nosync,*)
     "$RCUPROF_BINDIR/rcuprof-stress-rcu-nosync" --threads=1 --duration-ms=50 --reclaim-batch=7 > "$TMP/r.json" \
-        && check "--reclaim-batch 7 recorded in run.store" "r['store']=={'kind':'rcu','reclaim_policy':'nosync','reclaim_batch':7}" "r['store']" ;;
+        && check "--reclaim-batch 7 recorded in run.store (bytes and age at their defaults)" "r['store']=={'kind':'rcu','reclaim_policy':'nosync','reclaim_batch':7,'reclaim_bytes':1048576,'reclaim_age_ms':100}" "r['store']"
+    "$RCUPROF_BINDIR/rcuprof-stress-rcu-nosync" --threads=1 --duration-ms=50 --reclaim-bytes=4096 --reclaim-age-ms=0 > "$TMP/r.json" \
+        && check "--reclaim-bytes 4096 --reclaim-age-ms 0 recorded in run.store" "r['store']['reclaim_bytes']==4096 and r['store']['reclaim_age_ms']==0" "r['store']" ;;
+esac
+case ",$RCUPROF_VARIANTS_BUILT," in
+*,rcu-sync,*)
+    "$RCUPROF_BINDIR/rcuprof-stress-rcu-sync" --threads=1 --duration-ms=50 > "$TMP/r.json" \
+        && check "rcu-sync: no reclaim bounds in run.store" "r['store']=={'kind':'rcu','reclaim_policy':'sync','reclaim_batch':None,'reclaim_bytes':None,'reclaim_age_ms':None}" "r['store']"
+    "$RCUPROF_BINDIR/rcuprof-stress-rcu-sync" --threads=1 --duration-ms=10 --reclaim-bytes=7 >"$TMP/out" 2>"$TMP/err"; rc=$?
+    [ $rc -eq 2 ] && grep -q "has no reclaim bounds" "$TMP/err" && [ ! -s "$TMP/out" ] \
+        && pass "--reclaim-bytes refused on rcu-sync (exit 2)" || fail "--reclaim-bytes on rcu-sync: rc $rc $(cat "$TMP/err")" ;;
 esac
 case ",$RCUPROF_VARIANTS_BUILT," in
 *,stock,*)

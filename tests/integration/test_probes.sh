@@ -39,6 +39,8 @@ for v in $RCUV; do
         "any(l['name'] == 'method_store' and l['reader_idx']['line_offset'] == int(l['reader_idx']['addr'], 16) % 64 and int(l['write_lock']['addr'], 16) - int(l['reader_idx']['addr'], 16) == 16 for l in p['locks'])" "p['locks']"
     check "$v: timed 1 in 64 of the acquisitions, with a histogram" "$TMP/$v-fetch.json" \
         "rcu(s, 'method_store')['timed'] >= $N // 64 and sum(rcu(s, 'method_store')['acquire_hist']['log2_buckets'].values()) == rcu(s, 'method_store')['timed']" "rcu(s, 'method_store')"
+    check "$v: every store kind counted apart; store is stores.evp; the measured EVP store's locks" "$TMP/$v-fetch.json" \
+        "set(s['stores']) == {'other','evp','decoder','encoder','store_loader','tmp'} and s['store'] == s['stores']['evp'] and s['stores']['decoder']['cache_gets'] == 0 and p['summary']['store']['kind'] == 'evp' and p['summary']['store']['libctx'] == 'own' and p['summary']['store']['lock'] is not None" "s['stores'], p['summary']['store']"
     check "$v: per-thread counts sum to the total" "$TMP/$v-fetch.json" \
         "sum(t['rcu']['method_store']['acquisitions'] for t in p['threads']) == rcu(s, 'method_store')['acquisitions']" "p['threads']"
 done
@@ -95,6 +97,36 @@ check "$V1 rcu + sync: max retries per acquisition >= 1, writer waits counted" "
     "rcu(s, 'other')['max_retries'] >= 1 and rcu(pr, 'other')['spins'] >= rcu(pr, 'other')['syncs'] and rcu(pr, 'other')['wait_hist']['p50'] is not None" "rcu(pr, 'other')"
 check "$V1 rcu + sync: summary has writer wait per synchronize" "$TMP/rcu-sync.json" \
     "p['summary']['writer_wait_ns_per_sync'] > 0 and p['summary']['retries_per_acquisition'] > 0" "p['summary']"
+
+# 4b. Writer waits, whole (issue 14): a sampled rcu-sync run with two
+#     query writers (each write a synchronize) shows the spinning and the
+#     blocked waits separately, in the JSON and in rcuprof run's summary.
+if has rcu-sync; then
+    "$RCUPROF" run --variant rcu-sync -n 1 --duration-ms 400 --warmup-ms 20 --rtt off \
+        --writers 2 --churn query --sample on --output "$TMP/rs-w2.json" > "$TMP/rs-w2.txt" 2>"$TMP/err" \
+        || fail "rcu-sync 2 writers sampled: $(cat "$TMP/err")"
+    check "rcu-sync, 2 writers, sampled: spinning and blocked waits, separately" "$TMP/rs-w2.json" \
+        "p['summary']['syncs'] > 0 and p['summary']['writer_spin_ns_per_sync'] > 0 and p['summary']['blocked_syncs'] > 0 and p['summary']['writer_blocked_ns_per_sync'] > 0 and abs(p['summary']['writer_wait_ns_per_sync'] - p['summary']['writer_spin_ns_per_sync'] - p['summary']['writer_blocked_ns_per_sync']) < 1e-6 * p['summary']['writer_wait_ns_per_sync'] + 1e-9 and d['samples'] is not None" \
+        "p['summary']"
+    check "rcu-sync, 2 writers: blocked waits split alloc/prior, at most one each per synchronize" "$TMP/rs-w2.json" \
+        "rcu(pr, 'method_store')['alloc_waits'] + rcu(pr, 'method_store')['prior_waits'] == p['summary']['blocked_syncs'] and rcu(pr, 'method_store')['alloc_waits'] <= rcu(pr, 'method_store')['syncs'] and rcu(pr, 'method_store')['prior_waits'] <= rcu(pr, 'method_store')['syncs']" \
+        "rcu(pr, 'method_store')"
+    grep -Eq "spinning [0-9]+ ns, blocked [0-9]+ ns" "$TMP/rs-w2.txt" \
+        && pass "rcuprof run summary prints spinning and blocked writer waits" \
+        || fail "summary lacks spinning/blocked: $(cat "$TMP/rs-w2.txt")"
+fi
+
+# 4c. The layout layer (option +padded): the reader-side words of the
+#     store's RCU lock never share a cache line with the write lock, and
+#     sit at least a line away from it, whatever the allocation's alignment.
+for v in $(echo "$RCUPROF_VARIANTS_BUILT" | tr ',' ' '); do
+    case "$v" in *+padded*) ;; *) continue ;; esac
+    drv "$v" --ops 2000 -n 1 > "$TMP/$v-layout.json" 2>"$TMP/err" || { fail "$v fetch run: $(cat "$TMP/err")"; continue; }
+    check "$v: reader_idx on its own line, a line or more from write_lock" "$TMP/$v-layout.json" \
+        "any(l['name'] == 'method_store' and l['reader_idx_shares_line_with_write_lock'] is False and int(l['write_lock']['addr'], 16) - int(l['reader_idx']['addr'], 16) >= 64 for l in p['locks'])" "p['locks']"
+    check "$v: build record ends with the option's patch" "$TMP/$v-layout.json" \
+        "d['build']['patches'][-1]['name'] == '0001-rcu-lock-padded.patch'" "d['build']['patches']"
+done
 
 # 5. stock-pristine carries no layer: probes null.
 if has stock-pristine; then

@@ -27,16 +27,19 @@ fi
 TREE=$(cd "$1" && pwd)
 CC="${CC:-gcc}"
 JOBS="${JOBS:-2}"
-RECIPES="${RECIPES:-test_property test_threads test_evp_fetch_prov test_provider test_provfetch test_evp_libctx}"
+RECIPES="${RECIPES:-test_property test_threads test_evp_fetch_prov test_provider test_provfetch test_evp_libctx test_evp_extra}"
 EXTRA_CONFIG="${EXTRA_CONFIG:-}"
 export HARNESS_JOBS="${HARNESS_JOBS:-1}"
 
 # Programs and modules the recipes above run (the notes, section 2): the
 # test programs themselves plus what test_provider / test_threads use.
+# test_evp_extra dlopens engines/dasync.so, which links libcrypto.so: a
+# probed libcrypto.so must still load that way (patches/README.md, "TLS").
 PROGRAMS="test/property_test test/threadstest test/threadstest_fips
   test/threadpool_test test/evp_fetch_prov_test test/provider_test
   test/provfetchtest test/evp_libctx_test test/user_property_test
   apps/openssl test/p_minimal.so test/p_test.so providers/legacy.so
+  test/evp_extra_test test/evp_extra_test2 engines/dasync.so
   util/wrap.pl util/shlib_wrap.sh"
 
 CONFIG_LINE="linux-x86_64 no-fips no-docs -g -fno-omit-frame-pointer $EXTRA_CONFIG CC=$CC"

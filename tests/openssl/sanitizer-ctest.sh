@@ -153,6 +153,12 @@ tsan)
     ) > "$out/make-tests.log" 2>&1 || { tail -n 30 "$out/make-tests.log"; exit 1; }
     build_prog store_stress
     run_prog store_stress "$secs"
+    # Thread-stop handlers against lib ctx frees: needs patch 0004 (stock
+    # frees a ctx under threads that still hold handlers for it)
+    if [ -f "$tree/include/internal/property_rcu.h" ]; then
+        build_prog thread_handlers_stress
+        run_prog thread_handlers_stress "$secs"
+    fi
     phase "make run_tests TESTS=test_threads"
     (
         cd "$tree"

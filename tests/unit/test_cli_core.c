@@ -93,6 +93,7 @@ static void test_variant_add(void **state)
         { __LINE__, "mine", "stock", NULL, NULL, RCUPROF_ERR_USAGE, "already exists" },
         { __LINE__, "Bad Name", "stock", NULL, NULL, RCUPROF_ERR_USAGE, "not allowed" },
         { __LINE__, "-x", "stock", NULL, NULL, RCUPROF_ERR_USAGE, "not allowed" },
+        { __LINE__, "mine+padded", "stock", NULL, NULL, RCUPROF_ERR_USAGE, "'+' joins" },
         { __LINE__, "other", "nope", NULL, NULL, RCUPROF_ERR_USAGE, "does not exist" },
         { __LINE__, "other", NULL, NULL, NULL, RCUPROF_ERR_USAGE, "--base" },
         { __LINE__, "other", "stock", NULL, "/nonexistent.patch", RCUPROF_ERR_USAGE, "not a readable file" },
@@ -158,6 +159,34 @@ static void test_variant_add(void **state)
     json_decref(known);
 }
 
+/* Variant references: NAME, or BASE+OPT[+OPT...] (variants.json options) */
+static void test_variant_names(void **state)
+{
+    static const struct {
+        int line;
+        const char *name;
+        int ok;
+    } rows[] = {
+        { __LINE__, "rcu-sync", 1 },
+        { __LINE__, "rcu-sync+padded", 1 },
+        { __LINE__, "rcu-sync+padded+x.y", 1 },
+        { __LINE__, "+padded", 0 },
+        { __LINE__, "rcu-sync+", 0 },
+        { __LINE__, "rcu-sync++padded", 0 },
+        { __LINE__, "rcu-sync+Padded", 0 },
+        { __LINE__, "rcu sync", 0 },
+        { __LINE__, "", 0 },
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        if (rcuprof_variant_name_ok(rows[i].name) != rows[i].ok)
+            fail_msg("line %d: '%s' should be %s", rows[i].line, rows[i].name,
+                     rows[i].ok ? "accepted" : "refused");
+    }
+}
+
 static void test_driver_spawn(void **state)
 {
     struct rcuprof_driver_result r;
@@ -203,6 +232,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_write_atomic),
         cmocka_unit_test(test_variant_add),
+        cmocka_unit_test(test_variant_names),
         cmocka_unit_test(test_driver_spawn),
     };
 

@@ -1,0 +1,40 @@
+# Every patch of every variant applies exactly: patch -p1 --fuzz=0, no
+# offset, on top of the patches before it (patches/README.md, "Working on
+# the series").  Only the files the patches touch are copied from the
+# pristine tree, so this takes a second.
+. "$(dirname "$0")/lib.sh"
+PY=/usr/bin/python3
+resolved="$RCUPROF_BUILD/variants.json"
+spec=$(ls "$RCUPROF_BUILD"/variants/*/spec 2>/dev/null | head -n 1)
+[ -f "$resolved" ] && [ -n "$spec" ] || { echo "SKIPPED: no variant is configured"; exit 77; }
+pristine=$(awk -F'\t' '$1=="tree"{print $2}' "$spec")
+[ -f "$pristine/Configure" ] || { fail "pristine tree $pristine is missing"; finish; }
+
+"$PY" - "$resolved" <<'PY' > "$TMP/plan"
+import json, sys
+for v in json.load(open(sys.argv[1]))['variants']:
+    print(v['name'] + '\t' + '\t'.join(v['patches']))
+PY
+while IFS=$'\t' read -r name patches; do
+    [ -n "$patches" ] || { pass "$name: no patch"; continue; }
+    d="$TMP/$name"; mkdir -p "$d"
+    ok=1
+    for p in $patches; do
+        case "$p" in /*) f=$p ;; *) f=$RCUPROF_SRC/$p ;; esac
+        for t in $(sed -n 's#^+++ b/\([^[:space:]]*\).*#\1#p; s#^--- a/\([^[:space:]]*\).*#\1#p' "$f" | sort -u); do
+            if [ -f "$pristine/$t" ] && [ ! -e "$d/$t" ]; then
+                mkdir -p "$d/$(dirname "$t")" && cp "$pristine/$t" "$d/$t"
+            fi
+        done
+        if ! out=$(cd "$d" && patch -p1 --fuzz=0 --forward --batch --no-backup-if-mismatch < "$f" 2>&1); then
+            fail "$name: $(basename "$p") does not apply with --fuzz=0: $(echo "$out" | grep -m1 -E 'FAILED|rror|garbage')"
+            ok=0; break
+        fi
+        if echo "$out" | grep -qE "offset|fuzz"; then
+            fail "$name: $(basename "$p") applies only with $(echo "$out" | grep -m1 -E 'offset|fuzz')"
+            ok=0; break
+        fi
+    done
+    [ $ok = 1 ] && pass "$name: every patch applies with --fuzz=0 and no offset"
+done < "$TMP/plan"
+finish

@@ -1,0 +1,466 @@
+/*
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * The probe layer's figures mean what docs/methodology.md says they mean
+ * (issue 14).  Linked statically against a variant's libcrypto.a that
+ * carries the probe layer (stock, rcu-sync, rcu-nosync):
+ *
+ *   writer waits   two writers synchronizing one RCU lock at once, a reader
+ *                  holding read sections: blocked waits (update_qp's
+ *                  alloc_signal, in-order retirement) are counted and timed
+ *                  beside the spin; one writer alone never blocks.
+ *   store writes   a known number of store writes (add, add queued under
+ *                  ossl_method_lock_store, cache_set, remove, flush_all)
+ *                  gives exactly that many write_locks, and one biglock,
+ *                  on every variant.
+ *   store kinds    fetches and a decoder side by side in one lib ctx give two
+ *                  separate sets of counts: the EVP store's and the decoder
+ *                  store's (and, on the RCU store, two lock names).
+ *   ticks          the fenced timer pair resolves a known short delay (a
+ *                  chain of dependent multiplies) and scales with it.
+ *   frees          (RCU store) a method that a batch publication drops is
+ *                  freed with no store lock held: its free function can
+ *                  reserve the store itself (patches/README.md).
+ */
+#include <pthread.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <openssl/crypto.h>
+#include <openssl/decoder.h>
+#include <openssl/evp.h>
+#include <openssl/provider.h>
+#include "internal/property.h"
+#include "internal/cryptlib.h"
+#include "internal/rcu.h"
+#include "internal/rcuprof_probes.h"
+#include "rcuprof_test_util.h"
+
+static char fake_prov_mem[64];
+#define FAKE_PROV ((OSSL_PROVIDER *)(void *)fake_prov_mem)
+
+static struct rcuprof_probes_rcu slot0_process(void)
+{
+    struct rcuprof_probes_counters c;
+
+    c.size = sizeof(c);
+    rcuprof_probes_read_process(&c);
+    return c.rcu[0];
+}
+
+/* ---- writer waits ---- */
+
+static CRYPTO_RCU_LOCK *wlock;
+static volatile int stop_reader, go;
+static int syncs_per_writer = 200;
+
+static void *reader(void *arg)
+{
+    (void)arg;
+    while (!__atomic_load_n(&stop_reader, __ATOMIC_ACQUIRE)) {
+        /*
+         * A read section that sleeps 200 us: every grace period lasts that
+         * long, and leaves both CPUs to the writers, so that the second
+         * writer reaches ossl_synchronize_rcu while the first one's grace
+         * period runs (it then has to block: the lock has two qps).
+         */
+        ossl_rcu_read_lock(wlock);
+        usleep(200);
+        ossl_rcu_read_unlock(wlock);
+    }
+    return NULL;
+}
+
+static void *writer(void *arg)
+{
+    int i;
+
+    (void)arg;
+    while (!__atomic_load_n(&go, __ATOMIC_ACQUIRE))
+        ;
+    for (i = 0; i < syncs_per_writer; i++)
+        ossl_synchronize_rcu(wlock);
+    return NULL;
+}
+
+static void writers_run(int nwriters, struct rcuprof_probes_rcu *delta)
+{
+    pthread_t r, w[2];
+    struct rcuprof_probes_rcu a, b;
+    int i;
+
+    wlock = ossl_rcu_lock_new(1, NULL);     /* unnamed: slot 0, "other" */
+    stop_reader = go = 0;
+    a = slot0_process();
+    pthread_create(&r, NULL, reader, NULL);
+    for (i = 0; i < nwriters; i++)
+        pthread_create(&w[i], NULL, writer, NULL);
+    __atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+    for (i = 0; i < nwriters; i++)
+        pthread_join(w[i], NULL);
+    __atomic_store_n(&stop_reader, 1, __ATOMIC_RELEASE);
+    pthread_join(r, NULL);
+    b = slot0_process();                /* before the free's own synchronize */
+    ossl_rcu_lock_free(wlock);
+    /* every member is a uint64_t sum but the max_* ones */
+    {
+        uint64_t *d = (uint64_t *)delta;
+        const uint64_t *x = (const uint64_t *)&a, *y = (const uint64_t *)&b;
+        size_t k;
+
+        for (k = 0; k < sizeof(*delta) / 8; k++)
+            d[k] = y[k] - x[k];
+    }
+    delta->max_blocked_ticks = b.max_blocked_ticks;
+}
+
+static void test_writer_waits(void)
+{
+    struct rcuprof_probes_rcu one, two;
+    uint64_t blocked;
+    int tries;
+
+    writers_run(1, &one);
+    printf("writer waits, 1 writer: %llu syncs, spin %llu ticks, "
+           "alloc waits %llu (%llu ticks), prior waits %llu (%llu ticks)\n",
+           (unsigned long long)one.syncs, (unsigned long long)one.wait_ticks,
+           (unsigned long long)one.alloc_waits,
+           (unsigned long long)one.alloc_wait_ticks,
+           (unsigned long long)one.prior_waits,
+           (unsigned long long)one.prior_wait_ticks);
+    CHECK(one.syncs == (uint64_t)syncs_per_writer, "syncs %llu",
+          (unsigned long long)one.syncs);
+    CHECK(one.wait_ticks > 0, "one writer spun 0 ticks");
+    CHECK(one.alloc_waits == 0 && one.prior_waits == 0,
+          "a lone writer blocked: alloc %llu prior %llu",
+          (unsigned long long)one.alloc_waits,
+          (unsigned long long)one.prior_waits);
+
+    /*
+     * Two writers at once.  Under a heavily loaded machine one writer could
+     * in principle run all its synchronize calls before the other gets a
+     * CPU: up to three tries to see them overlap.
+     */
+    for (tries = 1; tries <= 3; tries++) {
+        writers_run(2, &two);
+        if (two.alloc_waits + two.prior_waits > 0)
+            break;
+        printf("writer waits: the two writers did not overlap (try %d)\n",
+               tries);
+    }
+    blocked = two.alloc_wait_ticks + two.prior_wait_ticks;
+    printf("writer waits, 2 writers: %llu syncs, spin %llu ticks, "
+           "alloc waits %llu (%llu ticks), prior waits %llu (%llu ticks), "
+           "longest %llu\n",
+           (unsigned long long)two.syncs, (unsigned long long)two.wait_ticks,
+           (unsigned long long)two.alloc_waits,
+           (unsigned long long)two.alloc_wait_ticks,
+           (unsigned long long)two.prior_waits,
+           (unsigned long long)two.prior_wait_ticks,
+           (unsigned long long)two.max_blocked_ticks);
+    CHECK(two.syncs == 2 * (uint64_t)syncs_per_writer, "syncs %llu",
+          (unsigned long long)two.syncs);
+    CHECK(two.alloc_waits + two.prior_waits > 0,
+          "two writers synchronizing at once never blocked");
+    CHECK(blocked > 0, "blocked time is 0");
+    CHECK(two.alloc_waits + two.prior_waits <= two.syncs,
+          "more blocked waits (%llu) than synchronize calls",
+          (unsigned long long)(two.alloc_waits + two.prior_waits));
+    CHECK(two.max_blocked_ticks > 0 && two.max_blocked_ticks <= blocked,
+          "longest blocked wait %llu of %llu",
+          (unsigned long long)two.max_blocked_ticks,
+          (unsigned long long)blocked);
+}
+
+/* ---- store writes: write_locks and biglock mean the same everywhere ---- */
+
+static struct rcuprof_probes_store store_now(void)
+{
+    struct rcuprof_probes_counters c;
+
+    c.size = sizeof(c);
+    rcuprof_probes_read(&c);
+    return c.store[RCUPROF_STORE_KIND_EVP];
+}
+
+static void test_store_writes(void)
+{
+    static FAKE_METHOD m1 = { 1 }, m2 = { 1 }, m3 = { 1 }, m4 = { 1 };
+    OSSL_METHOD_STORE *store = ossl_method_store_new(NULL);
+    struct rcuprof_probes_store a, b;
+    char q[32];
+    int i, writes = 0, ncache = 37;
+
+    CHECK(store != NULL, "ossl_method_store_new");
+    if (store == NULL)
+        return;
+    /* a standalone store counts as "other" unless its creator names it */
+    rcuprof_probes_store_set_kind(store, RCUPROF_STORE_KIND_EVP);
+    a = store_now();
+    CHECK(ossl_method_store_add(store, FAKE_PROV, 1, "", &m1, fake_up_ref,
+                                fake_free), "add");
+    writes++;
+    /* Three adds under the reservation: queued, published as one batch */
+    CHECK(ossl_method_lock_store(store), "lock_store");
+    CHECK(ossl_method_store_add(store, FAKE_PROV, 2, "", &m2, fake_up_ref,
+                                fake_free), "add 2");
+    CHECK(ossl_method_store_add(store, FAKE_PROV, 3, "", &m3, fake_up_ref,
+                                fake_free), "add 3");
+    CHECK(ossl_method_store_add(store, FAKE_PROV, 4, "", &m4, fake_up_ref,
+                                fake_free), "add 4");
+    writes += 3;
+    CHECK(ossl_method_unlock_store(store), "unlock_store");
+    for (i = 0; i < ncache; i++) {
+        snprintf(q, sizeof(q), "x.n=%d", i);
+        CHECK(ossl_method_store_cache_set(store, FAKE_PROV, 1, q, &m1,
+                                          fake_up_ref, fake_free), "cache_set");
+        writes++;
+    }
+    CHECK(ossl_method_store_remove(store, 4, &m4), "remove");
+    writes++;
+    CHECK(ossl_method_store_cache_flush_all(store), "flush_all");
+    writes++;
+    b = store_now();
+    printf("store writes (%s): %d made, write_locks %llu, biglock %llu, "
+           "cache_sets %llu\n", store_variant(), writes,
+           (unsigned long long)(b.write_locks - a.write_locks),
+           (unsigned long long)(b.biglock - a.biglock),
+           (unsigned long long)(b.cache_sets - a.cache_sets));
+    CHECK(b.write_locks - a.write_locks == (uint64_t)writes,
+          "write_locks %llu, store writes made %d",
+          (unsigned long long)(b.write_locks - a.write_locks), writes);
+    CHECK(b.biglock - a.biglock == 1, "biglock %llu, reserved once",
+          (unsigned long long)(b.biglock - a.biglock));
+    CHECK(b.cache_sets - a.cache_sets == (uint64_t)ncache, "cache_sets %llu",
+          (unsigned long long)(b.cache_sets - a.cache_sets));
+    ossl_method_store_free(store);
+}
+
+/* ---- frees at batch publication: after biglock is released ---- */
+
+#ifdef OSSL_METHOD_STORE_RCU
+static OSSL_METHOD_STORE *free_store;
+static int free_could_reserve = -1;
+
+static void reserving_free(void *p)
+{
+    fake_free(p);
+    if (free_store == NULL)
+        return;
+    /* biglock is a rwlock: taking it again on this thread fails (EDEADLK) */
+    free_could_reserve = ossl_method_lock_store(free_store);
+    if (free_could_reserve)
+        ossl_method_unlock_store(free_store);
+}
+
+static void test_frees_outside_biglock(void)
+{
+    static FAKE_METHOD a = { 1 }, dup = { 1 };
+    OSSL_METHOD_STORE *store = ossl_method_store_new(NULL);
+
+    CHECK(store != NULL, "ossl_method_store_new");
+    if (store == NULL)
+        return;
+    CHECK(ossl_method_store_add(store, FAKE_PROV, 7, "", &a, fake_up_ref,
+                                fake_free), "add");
+    free_store = store;
+    CHECK(ossl_method_lock_store(store), "lock_store");
+    /* the same provider and properties again: dropped at publication */
+    CHECK(ossl_method_store_add(store, FAKE_PROV, 7, "", &dup, fake_up_ref,
+                                reserving_free), "queued duplicate");
+    CHECK(ossl_method_unlock_store(store), "unlock_store");
+    free_store = NULL;
+    printf("frees: the dropped duplicate was freed %s biglock\n",
+           free_could_reserve == 1 ? "after" : free_could_reserve == 0
+           ? "UNDER" : "(never)");
+    CHECK(fake_refs(&dup) == 1, "duplicate's reference not dropped (%ld)",
+          fake_refs(&dup));
+    CHECK(free_could_reserve == 1,
+          "a method free at batch publication ran with biglock held");
+    ossl_method_store_free(store);
+}
+#endif
+
+/* ---- store kinds: one lock, one name ---- */
+
+static uint64_t store_events(const struct rcuprof_probes_store *s)
+{
+    return s->rwlock_reads + s->write_locks + s->biglock + s->cache_gets
+        + s->cache_sets + s->flush_alls + s->remove_all_provided;
+}
+
+static int slot_of(const char *name)
+{
+    unsigned i;
+
+    for (i = 0; i < RCUPROF_PROBES_MAX_LOCKS; i++) {
+        struct rcuprof_probes_lockinfo li;
+
+        li.size = sizeof(li);
+        if (rcuprof_probes_lock_info(i, &li) == 0 && li.name != NULL
+            && strcmp(li.name, name) == 0)
+            return (int)i;
+    }
+    return -1;
+}
+
+static void test_store_kinds(void)
+{
+    OSSL_LIB_CTX *ctx = OSSL_LIB_CTX_new();
+    OSSL_PROVIDER *def = OSSL_PROVIDER_load(ctx, "default");
+    struct rcuprof_probes_counters a, b, c;
+    OSSL_DECODER_CTX *dctx;
+    EVP_PKEY *pkey = NULL;
+    EVP_MD *md;
+    int i, nfetch = 100, evp, dec;
+    uint64_t d1_evp, d1_dec, d2_dec, d1_other;
+
+    CHECK(ctx != NULL && def != NULL, "lib ctx with default");
+    md = EVP_MD_fetch(ctx, "SHA2-256", NULL);   /* warm the EVP store */
+    EVP_MD_free(md);
+    a.size = b.size = c.size = sizeof(a);
+    rcuprof_probes_read(&a);
+    for (i = 0; i < nfetch; i++) {
+        md = EVP_MD_fetch(ctx, "SHA2-256", NULL);
+        CHECK(md != NULL, "fetch");
+        EVP_MD_free(md);
+    }
+    rcuprof_probes_read(&b);
+    /* the first decoder context of this lib ctx: decoder store work */
+    dctx = OSSL_DECODER_CTX_new_for_pkey(&pkey, "DER", NULL, "RSA",
+                                         EVP_PKEY_KEYPAIR, ctx, NULL);
+    CHECK(dctx != NULL, "OSSL_DECODER_CTX_new_for_pkey");
+    CHECK(OSSL_DECODER_CTX_get_num_decoders(dctx) > 0, "no decoder found");
+    OSSL_DECODER_CTX_free(dctx);
+    rcuprof_probes_read(&c);
+#define D(x, y, k, f) ((y).store[k].f - (x).store[k].f)
+    d1_evp = D(a, b, RCUPROF_STORE_KIND_EVP, cache_gets);
+    d1_dec = store_events(&b.store[RCUPROF_STORE_KIND_DECODER])
+             - store_events(&a.store[RCUPROF_STORE_KIND_DECODER]);
+    d1_other = store_events(&b.store[RCUPROF_STORE_KIND_OTHER])
+               - store_events(&a.store[RCUPROF_STORE_KIND_OTHER]);
+    d2_dec = store_events(&c.store[RCUPROF_STORE_KIND_DECODER])
+             - store_events(&b.store[RCUPROF_STORE_KIND_DECODER]);
+#undef D
+    printf("store kinds: %d fetches -> evp cache_gets %llu, decoder events "
+           "%llu, other %llu; one decoder context -> decoder events %llu\n",
+           nfetch, (unsigned long long)d1_evp, (unsigned long long)d1_dec,
+           (unsigned long long)d1_other, (unsigned long long)d2_dec);
+    CHECK(d1_evp == (uint64_t)nfetch, "evp cache_gets %llu for %d fetches",
+          (unsigned long long)d1_evp, nfetch);
+    CHECK(d1_dec == 0 && d1_other == 0,
+          "fetches counted in the decoder (%llu) or other (%llu) store",
+          (unsigned long long)d1_dec, (unsigned long long)d1_other);
+    CHECK(d2_dec > 0, "the decoder's store work was not counted as decoder");
+#ifdef OSSL_METHOD_STORE_RCU
+    /* The RCU stores' read sections: under two lock names */
+    evp = slot_of("method_store");
+    dec = slot_of("decoder_store");
+    CHECK(evp > 0 && dec > 0 && evp != dec, "slots method_store %d decoder_store %d",
+          evp, dec);
+    if (evp > 0 && dec > 0) {
+        uint64_t e1 = b.rcu[evp].acquisitions - a.rcu[evp].acquisitions;
+        uint64_t k1 = b.rcu[dec].acquisitions - a.rcu[dec].acquisitions;
+        uint64_t k2 = c.rcu[dec].acquisitions - b.rcu[dec].acquisitions;
+
+        printf("store kinds (RCU): fetches -> method_store %llu, decoder_store "
+               "%llu acquisitions; decoder context -> decoder_store %llu\n",
+               (unsigned long long)e1, (unsigned long long)k1,
+               (unsigned long long)k2);
+        CHECK(e1 >= (uint64_t)nfetch && k1 == 0 && k2 > 0,
+              "read sections not separated by store kind");
+    }
+    {
+        struct rcuprof_probes_storeinfo si;
+        void *st = ossl_lib_ctx_get_data(ctx, OSSL_LIB_CTX_DECODER_STORE_INDEX);
+
+        si.size = sizeof(si);
+        CHECK(st != NULL && rcuprof_probes_store_info(st, &si) == 0
+              && si.kind == RCUPROF_STORE_KIND_DECODER
+              && si.lock == (uintptr_t)ossl_method_store_rcu_lock(st),
+              "decoder store info");
+    }
+#else
+    (void)evp;
+    (void)dec;
+    (void)slot_of;
+#endif
+    EVP_PKEY_free(pkey);
+    OSSL_PROVIDER_unload(def);
+    OSSL_LIB_CTX_free(ctx);
+}
+
+/* ---- ticks: the timer pair resolves a known short delay ---- */
+
+static uint64_t chain(uint64_t x, int n)
+{
+    int i;
+
+    for (i = 0; i < n; i++)
+        __asm__ volatile("imul %0, %0" : "+r"(x));
+    return x;
+}
+
+static uint64_t least_ticks(int n, uint64_t *sink)
+{
+    uint64_t best = UINT64_MAX, t0, t1, x = *sink | 3;
+    int i;
+
+    for (i = 0; i < 20000; i++) {
+        t0 = RCUPROF_PROBES_TICKS_BEGIN();
+        x = chain(x, n);
+        t1 = RCUPROF_PROBES_TICKS_END();
+        if (t1 - t0 < best)
+            best = t1 - t0;
+    }
+    *sink = x;
+    return best;
+}
+
+static void test_ticks(void)
+{
+#if defined(__x86_64__)
+    uint64_t sink = 3, cost, d32, d64, d128;
+
+    cost = rcuprof_probes_timer_cost();     /* calibrated at enable */
+    d32 = least_ticks(32, &sink);
+    d64 = least_ticks(64, &sink);
+    d128 = least_ticks(128, &sink);
+    d32 = d32 > cost ? d32 - cost : 0;
+    d64 = d64 > cost ? d64 - cost : 0;
+    d128 = d128 > cost ? d128 - cost : 0;
+    printf("ticks: timer pair cost %llu; dependent imul chains of 32/64/128 "
+           "(96/192/384 cycles): %llu/%llu/%llu ticks beyond it (sink %llu)\n",
+           (unsigned long long)cost, (unsigned long long)d32,
+           (unsigned long long)d64, (unsigned long long)d128,
+           (unsigned long long)(sink & 1));
+    CHECK(cost > 0, "timer cost 0: calibration did not run");
+    /* ~96 cycles must show: an unfenced pair reports 0 here */
+    CHECK(d32 > 0, "a 96-cycle delay measured 0 ticks");
+    CHECK(d64 > d32 && d128 > d64, "not monotonic in the delay");
+    /* linear within 35%: twice the chain, about twice the ticks */
+    CHECK(d128 * 100 >= d64 * 2 * 65 && d128 * 100 <= d64 * 2 * 135,
+          "128-chain %llu ticks vs 64-chain %llu: not linear",
+          (unsigned long long)d128, (unsigned long long)d64);
+#else
+    printf("ticks: not x86-64, clock_gettime timer: nothing to fence\n");
+#endif
+}
+
+int main(void)
+{
+    if (getenv("PROBES_TRUTH_SYNCS") != NULL)
+        syncs_per_writer = atoi(getenv("PROBES_TRUTH_SYNCS"));
+    rcuprof_probes_enable(1);
+    rcuprof_probes_set_sample_every(1);
+    test_ticks();
+    test_store_writes();
+    test_store_kinds();
+#ifdef OSSL_METHOD_STORE_RCU
+    test_frees_outside_biglock();
+#endif
+    test_writer_waits();
+    rcuprof_probes_enable(0);
+    printf("%s: %s\n", store_variant(), rcuprof_failures ? "FAILED" : "ok");
+    return rcuprof_failures ? 1 : 0;
+}
