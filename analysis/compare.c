@@ -7,7 +7,7 @@
  * (rcuprof_stats); this file pairs, tabulates and formats.
  */
 #define _GNU_SOURCE
-#include "cli.h"
+#include "rcuprof_util.h"
 #include "results.h"
 
 #include <math.h>
@@ -36,26 +36,7 @@ int rcuprof_metric_parse(const char *s)
 }
 
 /* ---------------------------------------------------------------------- */
-/* Growable strings (struct rcuprof_sb, util.c)                            */
-
-static char *sb_done(struct rcuprof_sb *b)
-{
-    if (b->oom || b->p == NULL) {
-        free(b->p);
-        return NULL;
-    }
-    return b->p;
-}
-
-/* ---------------------------------------------------------------------- */
 /* Building                                                                */
-
-static int cmp_uint(const void *a, const void *b)
-{
-    unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
-
-    return x < y ? -1 : x > y;
-}
 
 static double metric_of(const rcuprof_point *p, int metric)
 {
@@ -255,7 +236,7 @@ int rcuprof_table_build(const rcuprof_results *rs, const char *baseline,
                         int metric, rcuprof_table *t, char *err,
                         size_t errlen)
 {
-    size_t i, j, ti, v, nok = 0, cap = rs->npoints + 1, unpaired = 0;
+    size_t i, ti, v, nok = 0, cap = rs->npoints + 1, unpaired = 0;
     size_t *ia = NULL, *ib = NULL;
     double *x = NULL, *y = NULL, *buf = NULL;
     struct rcuprof_sb noisy = { 0 }, outl = { 0 }, failed = { 0 };
@@ -309,11 +290,7 @@ int rcuprof_table_build(const rcuprof_results *rs, const char *baseline,
         snprintf(err, errlen, "the results hold no successful run: run (or resume) the sweep");
         goto out;
     }
-    qsort(t->threads, t->nthreads, sizeof(*t->threads), cmp_uint);
-    for (i = j = 0; i < t->nthreads; i++)
-        if (j == 0 || t->threads[j - 1] != t->threads[i])
-            t->threads[j++] = t->threads[i];
-    t->nthreads = j;
+    t->nthreads = rcuprof_sort_uniq_uint(t->threads, t->nthreads);
     t->cells = calloc(t->nthreads * t->nvariants, sizeof(*t->cells));
     t->changes = calloc(t->nthreads * t->nvariants, sizeof(*t->changes));
     if (t->cells == NULL || t->changes == NULL) {
@@ -539,7 +516,7 @@ char *rcuprof_table_markdown(const rcuprof_table *t)
         json_array_foreach(t->notes, k, n)
             rcuprof_sb_printf(&b, "- %s\n", json_string_value(n));
     }
-    return sb_done(&b);
+    return rcuprof_sb_done(&b);
 }
 
 static void csv_num(struct rcuprof_sb *b, double x)
@@ -601,7 +578,7 @@ char *rcuprof_table_csv(const rcuprof_table *t)
             rcuprof_sb_printf(&b, "\n");
         }
     }
-    return sb_done(&b);
+    return rcuprof_sb_done(&b);
 }
 
 static json_t *jnum(double x)

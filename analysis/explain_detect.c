@@ -10,19 +10,13 @@
 #include <string.h>
 
 #include "rcuprof_stats.h"
+#include "rcuprof_util.h"
 
 struct count_runs {
     unsigned threads;
     double *x;
     size_t n, cap;
 };
-
-static int cmp_uint(const void *a, const void *b)
-{
-    unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
-
-    return x < y ? -1 : x > y;
-}
 
 /* The interval of the median: distribution-free from 6 runs, else the
  * t interval of the mean widened to hold the median. */
@@ -129,10 +123,7 @@ int rcuprof_explain_detect(const unsigned *threads, const double *cost,
     if ((uniq = malloc(n * sizeof(*uniq))) == NULL)
         return -1;
     memcpy(uniq, threads, n * sizeof(*uniq));
-    qsort(uniq, n, sizeof(*uniq), cmp_uint);
-    for (i = 0; i < n; i++)
-        if (nu == 0 || uniq[nu - 1] != uniq[i])
-            uniq[nu++] = uniq[i];
+    nu = rcuprof_sort_uniq_uint(uniq, n);
     cr = calloc(nu, sizeof(*cr));
     det->counts = calloc(nu, sizeof(*det->counts));
     th = calloc(nu, sizeof(*th));

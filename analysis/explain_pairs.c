@@ -4,6 +4,7 @@
  * cores and SMT siblings when there are more pairs than the cap.
  */
 #include "explain.h"
+#include "rcuprof_util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -41,13 +42,6 @@ static const rcuprof_explain_cpu *lookup(const rcuprof_explain_cpu *topo,
     return NULL;
 }
 
-static int cmp_int(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-
-    return x < y ? -1 : x > y;
-}
-
 int rcuprof_explain_pairs(const int *cpus, size_t n,
                           const rcuprof_explain_cpu *topo, size_t ntopo,
                           size_t cap, rcuprof_explain_pair **out,
@@ -67,7 +61,7 @@ int rcuprof_explain_pairs(const int *cpus, size_t n,
     if ((u = malloc(n * sizeof(*u))) == NULL)
         return -1;
     memcpy(u, cpus, n * sizeof(*u));
-    qsort(u, n, sizeof(*u), cmp_int);
+    qsort(u, n, sizeof(*u), rcuprof_sort_cmp_int);
     for (i = 0; i < n; i++)
         if (u[i] >= 0 && (nu == 0 || u[nu - 1] != u[i]))
             u[nu++] = u[i];

@@ -25,14 +25,6 @@ static struct {
     double cost_off_ns, cost_on_ns;         /* per read lock + unlock */
 } P;
 
-static uint64_t mono_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* Least time of 5 rounds of |n| read lock/unlock pairs, ns per pair. */
 static double pair_ns(CRYPTO_RCU_LOCK *l, unsigned n)
 {
@@ -40,13 +32,13 @@ static double pair_ns(CRYPTO_RCU_LOCK *l, unsigned n)
     unsigned r, i;
 
     for (r = 0; r < 5; r++) {
-        uint64_t t0 = mono_ns();
+        uint64_t t0 = rcuprof_time_mono_ns();
 
         for (i = 0; i < n; i++) {
             ossl_rcu_read_lock(l);
             ossl_rcu_read_unlock(l);
         }
-        t0 = mono_ns() - t0;
+        t0 = rcuprof_time_mono_ns() - t0;
         if ((double)t0 / n < best)
             best = (double)t0 / n;
     }

@@ -4,8 +4,8 @@
  * the two never disagree.
  */
 #define _GNU_SOURCE
-#include "cli.h"
 #include "explain.h"
+#include "rcuprof_util.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -539,9 +539,5 @@ char *rcuprof_explain_markdown(const json_t *rep)
             rcuprof_sb_printf(&b, "* %s\n", json_string_value(n));
         rcuprof_sb_printf(&b, "\n");
     }
-    if (b.oom) {
-        free(b.p);
-        return NULL;
-    }
-    return b.p != NULL ? b.p : strdup("");
+    return rcuprof_sb_done(&b);
 }

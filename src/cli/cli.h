@@ -7,6 +7,8 @@
 # include <stdio.h>
 # include <jansson.h>
 
+# include "rcuprof_util.h"
+
 /* Exit codes of rcuprof (docs/interfaces.md, "CLI"). */
 enum {
     RCUPROF_OK = 0,
@@ -15,30 +17,8 @@ enum {
     RCUPROF_ERR_SYSTEM = 3      /* could not write, spawn, read */
 };
 
-/* util.c */
-/* Print "rcuprof: <message>" as one line on stderr. */
+/* command.c: print "rcuprof: <message>" as one line on stderr. */
 void rcuprof_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Write data to path atomically: temp file in the same folder, fsync, rename. */
-int rcuprof_write_atomic(const char *path, const char *data, size_t len);
-/* Folder of the running executable (where the drivers live). */
-const char *rcuprof_bindir(void);
-/* Whole decimal number in [lo, hi]. */
-int rcuprof_parse_uint(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
-
-/* A growable string: zero-initialise; on allocation failure oom is set and
- * later calls do nothing (the caller frees p and reports). */
-struct rcuprof_sb {
-    char *p;
-    size_t len, cap;
-    int oom;
-};
-void rcuprof_sb_printf(struct rcuprof_sb *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-/* threadlist.c: "1,2,4-8,16" or "1-64:x2" -> sorted, unique counts. */
-# define RCUPROF_THREADS_MAX 1024
-int rcuprof_parse_threads(const char *s, unsigned *out, size_t cap,
-                          size_t *n, char *err, size_t errlen);
 
 /* variants.c */
 int rcuprof_variant_name_ok(const char *name);
@@ -54,6 +34,8 @@ int rcuprof_variant_add_to(const char *path, json_t *known, const char *name,
                            const char *description, char *err, size_t errlen);
 
 /* driver.c: run one measurement process. */
+/* Folder of the running executable (where the drivers live). */
+const char *rcuprof_bindir(void);
 struct rcuprof_driver_result {
     int exited;                 /* 1: exited, 0: killed by a signal */
     int status;                 /* exit code, or signal number */

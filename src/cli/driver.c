@@ -9,6 +9,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -41,12 +43,21 @@ static int buf_read(struct buf *b, int fd)
     return (int)n;
 }
 
-static double mono(void)
+const char *rcuprof_bindir(void)
 {
-    struct timespec ts;
+    static char dir[PATH_MAX];
+    const char *env = getenv("RCUPROF_BINDIR");
+    ssize_t n;
 
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    if (env != NULL && env[0] != '\0')
+        return env;
+    if (dir[0] != '\0')
+        return dir;
+    n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
+    if (n <= 0)
+        return ".";
+    dir[n] = '\0';
+    return dirname(dir);
 }
 
 int rcuprof_driver_spawn(const char *path, char *const argv[],
@@ -55,7 +66,7 @@ int rcuprof_driver_spawn(const char *path, char *const argv[],
     int out[2], err[2], status, open_fds = 2;
     struct buf bo = { 0 }, be = { 0 };
     struct pollfd pf[2];
-    double t0 = mono();
+    double t0 = rcuprof_time_mono_s();
     pid_t pid;
 
     memset(r, 0, sizeof(*r));
@@ -85,7 +96,7 @@ int rcuprof_driver_spawn(const char *path, char *const argv[],
     pf[1].fd = err[0];
     pf[0].events = pf[1].events = POLLIN;
     while (open_fds > 0) {
-        double left = timeout_s - (mono() - t0);
+        double left = timeout_s - (rcuprof_time_mono_s() - t0);
         int i, rc;
 
         if (timeout_s > 0 && left <= 0) {
@@ -112,7 +123,7 @@ int rcuprof_driver_spawn(const char *path, char *const argv[],
         close(pf[1].fd);
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    r->seconds = mono() - t0;
+    r->seconds = rcuprof_time_mono_s() - t0;
     if (WIFEXITED(status)) {
         r->exited = 1;
         r->status = WEXITSTATUS(status);

@@ -93,15 +93,6 @@ struct explain {
     int sample;
 };
 
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 static void help(void)
 {
     printf("usage: rcuprof explain RESULTS... | --threads LIST [options]\n");
@@ -538,13 +529,6 @@ static int run_one(struct explain *x, struct cell *cl, int first,
     return 0;
 }
 
-static int cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return x < y ? -1 : x > y;
-}
-
 /* ---------------------------------------------------------------------- */
 /* The sweep's line_rtt, per thread count                                  */
 
@@ -619,7 +603,7 @@ static double sweep_rtt_at(const struct sweep_ctx *s, unsigned threads,
             v[m++] = s->rtt[i];
     if (m == 0)
         return NAN;
-    qsort(v, m, sizeof(double), cmp_dbl);
+    qsort(v, m, sizeof(double), rcuprof_sort_cmp_double);
     *lo = v[0];
     *hi = v[m - 1];
     return m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
@@ -1056,12 +1040,7 @@ int rcuprof_cmd_explain(int argc, char **argv)
         for (b = 0; b < x.reps; b++) {
             for (i = 0; i < x.ncells; i++)
                 order[i] = i;
-            for (i = x.ncells; i > 1; i--) {    /* Fisher-Yates */
-                size_t r = (size_t)(splitmix64(&st) % i), t = order[i - 1];
-
-                order[i - 1] = order[r];
-                order[r] = t;
-            }
+            rcuprof_rand_shuffle(order, x.ncells, &st);
             for (i = 0; i < x.ncells; i++) {
                 int r = run_one(&x, &x.cells[order[i]], first, err,
                                 sizeof(err));
@@ -1093,7 +1072,7 @@ int rcuprof_cmd_explain(int argc, char **argv)
         x.pairs[i].ns = x.pairs[i].median_ns = NAN;
         x.pairs[i].n = cl != NULL ? cl->n : 0;
         if (cl != NULL && cl->n > 0) {
-            qsort(cl->rtt, cl->n, sizeof(double), cmp_dbl);
+            qsort(cl->rtt, cl->n, sizeof(double), rcuprof_sort_cmp_double);
             x.pairs[i].ns = cl->rtt[0];
             x.pairs[i].median_ns = cl->n % 2 ? cl->rtt[cl->n / 2]
                 : (cl->rtt[cl->n / 2 - 1] + cl->rtt[cl->n / 2]) / 2;
@@ -1152,14 +1131,12 @@ int rcuprof_cmd_explain(int argc, char **argv)
 
     /* The report. */
     {
-        struct timespec ts;
         json_t *inputs = json_array(), *places = json_array(), *machine;
         char otext[1024] = "", cnote[256];
         const char *name;
         json_t *val;
         size_t olen = 0;
 
-        clock_gettime(CLOCK_REALTIME, &ts);
         for (i = 0; i < nres; i++)
             json_array_append_new(inputs, json_string(argv[optind + i]));
         for (i = 0; i < x.nplace; i++)
@@ -1204,7 +1181,7 @@ int rcuprof_cmd_explain(int argc, char **argv)
                            "schema", RCUPROF_EXPLAIN_SCHEMA,
                            "rcuprof_version", RCUPROF_VERSION,
                            "created_unix_ns",
-                           (json_int_t)ts.tv_sec * 1000000000 + ts.tv_nsec,
+                           (json_int_t)rcuprof_time_real_ns(),
                            "mode", nres > 0 ? "results" : "threads",
                            "inputs", inputs, "variant", x.variant,
                            "options", x.opts, "options_text", otext,

@@ -60,15 +60,6 @@ struct sweep {
     int tty;
 };
 
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 /* Blocks x thread counts (ascending) x variants (shuffled per count). */
 static int sweep_plan(struct sweep *sw, uint64_t seed)
 {
@@ -84,12 +75,7 @@ static int sweep_plan(struct sweep *sw, uint64_t seed)
         for (i = 0; i < sw->nthreads; i++) {
             for (j = 0; j < sw->nvariants; j++)
                 perm[j] = j;
-            for (j = sw->nvariants; j > 1; j--) { /* Fisher-Yates */
-                size_t r = (size_t)(splitmix64(&st) % j), t = perm[j - 1];
-
-                perm[j - 1] = perm[r];
-                perm[r] = t;
-            }
+            rcuprof_rand_shuffle(perm, sw->nvariants, &st);
             for (j = 0; j < sw->nvariants; j++, k++) {
                 sw->plan[k].block = b;
                 sw->plan[k].threads = sw->threads[i];
@@ -119,14 +105,6 @@ static void help(void)
 #include "rcuprof_opts.def"
 #undef RCUPROF_OPT
     printf("  --%-12s %-12s %s\n", "help", "", "this list");
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static void fmt_dur(double s, char *buf, size_t n)
@@ -175,24 +153,6 @@ static void announce(const struct sweep *sw, size_t todo, uint64_t seed)
             sw->path);
 }
 
-/* Write all of data, then fsync: the line is on disk when this returns. */
-static int append_synced(int fd, const char *data, size_t len)
-{
-    size_t off = 0;
-
-    while (off < len) {
-        ssize_t w = write(fd, data + off, len - off);
-
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
-        off += (size_t)w;
-    }
-    return fsync(fd);
-}
-
 static int append_json(int fd, json_t *j)
 {
     char *s = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII), *t;
@@ -209,7 +169,7 @@ static int append_json(int fd, json_t *j)
     }
     t[len] = '\n';
     t[len + 1] = '\0';
-    rc = append_synced(fd, t, len + 1);
+    rc = rcuprof_write_synced(fd, t, len + 1);
     free(t);
     return rc;
 }
@@ -254,7 +214,6 @@ static json_t *run_point(struct sweep *sw, const struct plan_point *p,
     struct rcuprof_driver_result r;
     json_t *line, *res = NULL, *opts = json_object_get(sw->spec, "options");
     int dargc = 1, status;
-    struct timespec ts;
     size_t i;
 
     *usage_fail = 0;
@@ -277,14 +236,12 @@ static json_t *run_point(struct sweep *sw, const struct plan_point *p,
 #undef RCUPROF_OPT
     dargv[dargc] = NULL;
 
-    clock_gettime(CLOCK_REALTIME, &ts);
     line = json_pack("{s:s, s:i, s:i, s:s, s:i, s:i, s:I}",
                      "type", "point", "block", (int)p->block,
                      "threads", (int)p->threads,
                      "variant", sw->variants[p->variant],
                      "order", (int)p->order, "seq", (int)p->seq,
-                     "start_unix_ns",
-                     (json_int_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
+                     "start_unix_ns", (json_int_t)rcuprof_time_real_ns());
     if (rcuprof_driver_spawn(drv, dargv, (double)sw->timeout, &r) != 0) {
         memset(&r, 0, sizeof(r));
         r.exited = 1;
@@ -656,7 +613,7 @@ int rcuprof_cmd_sweep(int argc, char **argv)
      * refused sweep prints its one error line only. */
     if (sw.fd >= 0)
         announce(&sw, todo, seed);
-    t0 = now_s();
+    t0 = rcuprof_time_mono_s();
     for (j = 0; j < sw.nplan; j++) {
         struct plan_point *p = &sw.plan[j];
         int usage_fail;
@@ -666,7 +623,7 @@ int rcuprof_cmd_sweep(int argc, char **argv)
 
         if (p->done)
             continue;
-        eta = done_now ? (now_s() - t0) / (double)done_now
+        eta = done_now ? (rcuprof_time_mono_s() - t0) / (double)done_now
                          * (double)(todo - done_now) : -1;
         progress(&sw, done_now, todo, p, "", eta);
         point = run_point(&sw, p, &usage_fail, &per_op);
@@ -706,17 +663,15 @@ int rcuprof_cmd_sweep(int argc, char **argv)
                 goto out;
             }
             {
-                struct timespec ts;
                 json_t *h;
                 int wr;
 
-                clock_gettime(CLOCK_REALTIME, &ts);
                 h = json_pack("{s:s, s:s, s:O, s:s, s:I, s:I}",
                               "type", "header", "schema",
                               RCUPROF_RESULTS_SCHEMA, "spec", sw.spec,
                               "spec_hash", sw.hash, "timeout_s",
                               (json_int_t)sw.timeout, "created_unix_ns",
-                              (json_int_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
+                              (json_int_t)rcuprof_time_real_ns());
                 wr = h != NULL ? append_json(sw.fd, h) : -1;
                 json_decref(h);
                 if (wr != 0) {
@@ -751,7 +706,7 @@ int rcuprof_cmd_sweep(int argc, char **argv)
                      json_string_value(json_object_get(point, "message")));
         }
         json_decref(point);
-        eta = (now_s() - t0) / (double)done_now * (double)(todo - done_now);
+        eta = (rcuprof_time_mono_s() - t0) / (double)done_now * (double)(todo - done_now);
         progress(&sw, done_now, todo, p, what, eta);
     }
     if (sw.tty && todo > 0)

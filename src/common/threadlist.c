@@ -6,17 +6,11 @@
  *   "2-16:+2"     a range with a step
  * Result: sorted, unique, each in 1..RCUPROF_THREADS_MAX.
  */
-#include "cli.h"
+#include "rcuprof_util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int cmp_uint(const void *a, const void *b)
-{
-    unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
-
-    return x < y ? -1 : x > y;
-}
 
 static int num(const char **p, unsigned *out)
 {
@@ -40,7 +34,7 @@ int rcuprof_parse_threads(const char *s, unsigned *out, size_t cap,
                           size_t *n, char *err, size_t errlen)
 {
     const char *p = s;
-    size_t k = 0, i, j;
+    size_t k = 0;
 
     if (s == NULL || *s == '\0') {
         snprintf(err, errlen, "empty thread list: give counts like 1,2,4 or 1-64:x2");
@@ -101,10 +95,6 @@ int rcuprof_parse_threads(const char *s, unsigned *out, size_t cap,
                  s, item);
         return -1;
     }
-    qsort(out, k, sizeof(*out), cmp_uint);
-    for (i = j = 0; i < k; i++)
-        if (j == 0 || out[j - 1] != out[i])
-            out[j++] = out[i];
-    *n = j;
+    *n = rcuprof_sort_uniq_uint(out, k);
     return 0;
 }

@@ -60,14 +60,6 @@ struct churn {
     struct writer *w;
 };
 
-static uint64_t mono_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static int write_once(struct churn *c, enum kind k, char *err, size_t n)
 {
     OSSL_LIB_CTX *ctx = rcuprof_fetch_libctx(c->run);
@@ -123,7 +115,7 @@ static void *writer_main(void *arg)
     struct writer *w = arg;
     struct churn *c = w->c;
     struct rcuprof_sampler *smp = c->run->sampler;
-    uint64_t next = mono_ns(), i = w->id;
+    uint64_t next = rcuprof_time_mono_ns(), i = w->id;
 
     /* Writers are sampled too: that is where ossl_synchronize_rcu runs.
      * Their sampler slots follow the workers'. */
@@ -254,9 +246,9 @@ void rcuprof_churn_window(struct rcuprof_run *run, int open)
     unsigned i;
 
     if (open)
-        c->open_ns = mono_ns();
+        c->open_ns = rcuprof_time_mono_ns();
     else
-        c->close_ns = mono_ns();
+        c->close_ns = rcuprof_time_mono_ns();
     atomic_store(&c->counting, open);
     /* ioctl on a writer's events works from this (main) thread. */
     for (i = 0; run->sampler != NULL && i < c->nwriters; i++) {

@@ -64,14 +64,6 @@ static struct {
     struct timeval deadline;    /* set before the threads start */
 } g_compat;
 
-static uint64_t now_ns(clockid_t c)
-{
-    struct timespec ts;
-
-    clock_gettime(c, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void sleep_ns(uint64_t ns)
 {
     struct timespec ts = { (time_t)(ns / 1000000000ull),
@@ -156,10 +148,10 @@ static void *worker_main(void *arg)
         fail_run(w, err);
 
     if (!(cx & RCUPROF_COMPAT_NOBARRIER)) {
-        w->slot->arrive_ns = now_ns(CLOCK_MONOTONIC);
+        w->slot->arrive_ns = rcuprof_time_ns(CLOCK_MONOTONIC);
         pthread_barrier_wait(&g_start);
     }
-    w->slot->first_op_ns = now_ns(CLOCK_MONOTONIC);
+    w->slot->first_op_ns = rcuprof_time_ns(CLOCK_MONOTONIC);
 
     while (in_phase(PH_WARMUP)) {
         if (do_ops(w, b, err, sizeof(err)) != 0)
@@ -177,8 +169,8 @@ static void *worker_main(void *arg)
             if (run->hooks[h]->window_start != NULL)
                 run->hooks[h]->window_start(w);
         cpu0 = sched_getcpu();
-        c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
-        t0 = now_ns(CLOCK_MONOTONIC);
+        c0 = rcuprof_time_ns(CLOCK_THREAD_CPUTIME_ID);
+        t0 = rcuprof_time_ns(CLOCK_MONOTONIC);
         if (cx != 0) {
             /* The peer's loop: op, shared count, clock, deadline. */
             struct timeval now;
@@ -214,8 +206,8 @@ static void *worker_main(void *arg)
                 ops += b;
             }
         }
-        t1 = now_ns(CLOCK_MONOTONIC);
-        c1 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+        t1 = rcuprof_time_ns(CLOCK_MONOTONIC);
+        c1 = rcuprof_time_ns(CLOCK_THREAD_CPUTIME_ID);
         cpu1 = sched_getcpu();
         for (h = 0; h < run->nhooks; h++)
             if (run->hooks[h]->window_end != NULL)
@@ -286,7 +278,6 @@ int rcuprof_harness_run(struct rcuprof_run *run)
     int barrier = !(cx & RCUPROF_COMPAT_NOBARRIER);
     pthread_t *tids;
     pthread_attr_t attr;
-    struct timespec rt;
     uint64_t first = UINT64_MAX, last = 0, t;
 
     run->slots = aligned_alloc(RCUPROF_CACHELINE,
@@ -310,8 +301,7 @@ int rcuprof_harness_run(struct rcuprof_run *run)
     }
     if (cx & RCUPROF_COMPAT_EARLY_DEADLINE)
         set_deadline(run);
-    clock_gettime(CLOCK_REALTIME, &rt);
-    run->start_realtime_ns = (int64_t)rt.tv_sec * 1000000000ll + rt.tv_nsec;
+    run->start_realtime_ns = rcuprof_time_real_ns();
     if (!barrier)
         rcuprof_churn_window(run, 1);
 
@@ -342,12 +332,12 @@ int rcuprof_harness_run(struct rcuprof_run *run)
         uint64_t w0;
 
         pthread_barrier_wait(&g_start);
-        w0 = now_ns(CLOCK_MONOTONIC);
+        w0 = rcuprof_time_ns(CLOCK_MONOTONIC);
         sleep_ns(run->cfg.warmup_ms * 1000000ull);
         /* Every worker must be warm: under oversubscription this can take
          * far longer than --warmup-ms, and the result says how long. */
         wait_until(&g_sync.warm, n);
-        run->warmup_ns = now_ns(CLOCK_MONOTONIC) - w0;
+        run->warmup_ns = rcuprof_time_ns(CLOCK_MONOTONIC) - w0;
     }
     if (atomic_load(&g_phase.phase) != PH_DONE) {
         if (barrier) {

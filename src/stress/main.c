@@ -163,7 +163,7 @@ static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
                              NULL)) != -1) {
         switch (ch) {
         case 'n':
-            if (parse_u64("threads", optarg, 1, RCUPROF_MAX_THREADS, &v))
+            if (parse_u64("threads", optarg, 1, RCUPROF_THREADS_MAX, &v))
                 return RCUPROF_EXIT_USAGE;
             c->threads = (unsigned)v;
             break;

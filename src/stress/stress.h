@@ -15,8 +15,7 @@
 # include <pthread.h>
 # include <jansson.h>
 
-# define RCUPROF_MAX_THREADS 1024
-# define RCUPROF_CACHELINE 64
+# include "rcuprof_util.h"
 
 /* Exit codes of the driver (docs/interfaces.md, "Driver protocol"). */
 enum rcuprof_exit {
