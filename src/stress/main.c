@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "stress.h"
+#include "workloads/workloads.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -352,7 +353,8 @@ static void workload_teardown(struct rcuprof_run *run)
  * Unknown or unencodable events are bad input; no PMU only fails the run
  * with --require-hw.
  */
-static int open_counters(struct rcuprof_run *run, struct rcuprof_counters **ctr)
+static int open_counters(struct rcuprof_run *run, struct rcuprof_counters **ctr,
+                         struct rcuprof_counters_tool *tool)
 {
     char err[512];
     int rc;
@@ -382,8 +384,8 @@ static int open_counters(struct rcuprof_run *run, struct rcuprof_counters **ctr)
         rcuprof_stress_error("system", "%s", err);
         return RCUPROF_EXIT_SYSTEM;
     }
-    rcuprof_counters_hooks_attach(*ctr);
-    run->hooks[run->nhooks++] = &rcuprof_counters_hooks;
+    rcuprof_counters_tool_init(tool, *ctr);
+    rcuprof_run_add_tool(run, &tool->tool);
     return 0;
 }
 
@@ -391,11 +393,11 @@ static int open_counters(struct rcuprof_run *run, struct rcuprof_counters **ctr)
  * --sample on: every worker (through the hooks) and every churn writer
  * (churn.c opens its own) samples its window.
  */
-static int open_sampler(struct rcuprof_run *run, struct rcuprof_sampler **smp)
+static int open_sampler(struct rcuprof_run *run, struct rcuprof_sampler **smp,
+                        struct rcuprof_sampler_tool *tool)
 {
     struct rcuprof_sampler_config sc;
-    unsigned writers = run->cfg.writers != 0 ? run->cfg.writers
-                       : run->cfg.write_rate != 0 ? 1 : 0;
+    unsigned writers = run->view.writers;
     char err[512];
     int rc;
 
@@ -416,9 +418,8 @@ static int open_sampler(struct rcuprof_run *run, struct rcuprof_sampler **smp)
         rcuprof_stress_error("setup", "--sample: %s", err);
         return RCUPROF_EXIT_SETUP;
     }
-    rcuprof_sampler_hooks_attach(*smp);
-    run->hooks[run->nhooks++] = &rcuprof_sampler_hooks;
-    run->sampler = *smp;
+    rcuprof_sampler_tool_init(tool, *smp);
+    rcuprof_run_add_tool(run, &tool->tool);
     return 0;
 }
 
@@ -593,7 +594,7 @@ static json_t *threads_json(const struct rcuprof_run *run)
 int main(int argc, char **argv)
 {
     struct rcuprof_run run;
-    json_t *out, *build, *errors, *members[8] = { 0 }, *rj;
+    json_t *out, *build, *errors, *members[RCUPROF_TOOLS_MAX] = { 0 }, *rj;
     hwloc_topology_t topo = NULL;
     hwloc_bitmap_t allowed = NULL;
     struct rcuprof_placement_plan *plan = NULL;
@@ -601,7 +602,13 @@ int main(int argc, char **argv)
     double rtt[2] = { -1, -1 };
     int64_t steal0, steal1;
     struct rcuprof_counters *ctr = NULL;
+    struct rcuprof_counters_tool ctr_tool;
     struct rcuprof_sampler *smp = NULL;
+    struct rcuprof_sampler_tool smp_tool;
+    struct rcuprof_churn *churn = NULL;
+#ifdef RCUPROF_HAVE_PROBES
+    struct rcuprof_probe_readout *probes = NULL;
+#endif
     json_error_t jerr;
     char err[512] = "";
     uint64_t ops, cpu;
@@ -612,6 +619,9 @@ int main(int argc, char **argv)
     rc = set_defaults_and_parse(&run.cfg, argc, argv);
     if (rc != 0)
         return rc;
+    run.view.threads = run.cfg.threads;
+    run.view.writers = run.cfg.writers != 0 ? run.cfg.writers
+                       : run.cfg.write_rate != 0 ? 1 : 0;
     run.workload = rcuprof_workload_find(run.cfg.workload);
     if (run.workload->fixed_threads != 0
         && run.cfg.threads != run.workload->fixed_threads) {
@@ -660,7 +670,7 @@ int main(int argc, char **argv)
         return rc;
     }
 
-    rc = open_counters(&run, &ctr);
+    rc = open_counters(&run, &ctr, &ctr_tool);
     if (rc != 0) {
         workload_teardown(&run);
         json_decref(build);
@@ -669,16 +679,18 @@ int main(int argc, char **argv)
 
 #ifdef RCUPROF_HAVE_PROBES
     /* Before any writer or worker starts: switch, K, the layer's own cost. */
-    if (rcuprof_probe_readout_setup(&run, probes_on, probe_every, err,
-                                    sizeof(err)) != 0) {
+    if (rcuprof_probe_readout_setup(&probes, run.cfg.threads, probes_on,
+                                    probe_every, err, sizeof(err)) != 0) {
         rcuprof_stress_error("system", "%s", err);
+        rcuprof_probe_readout_free(probes);
         rcuprof_counters_free(ctr);
         workload_teardown(&run);
         json_decref(build);
         return RCUPROF_EXIT_SYSTEM;
     }
+    rcuprof_run_add_tool(&run, rcuprof_probe_readout_tool(probes));
 #endif
-    rc = open_sampler(&run, &smp);
+    rc = open_sampler(&run, &smp, &smp_tool);
     if (rc != 0) {
         rcuprof_counters_free(ctr);
         workload_teardown(&run);
@@ -686,11 +698,12 @@ int main(int argc, char **argv)
         return rc;
     }
 
-    rc = rcuprof_churn_start(&run, err, sizeof(err));
+    rc = rcuprof_churn_start(&run, &churn, err, sizeof(err));
     if (rc != 0) {
         rcuprof_stress_error(rc == RCUPROF_EXIT_USAGE ? "usage" : "system",
                              "%s", err);
-        rcuprof_churn_stop(&run);
+        rcuprof_churn_stop(churn);
+        rcuprof_churn_free(churn);
         workload_teardown(&run);
         json_decref(build);
         return rc;
@@ -703,7 +716,7 @@ int main(int argc, char **argv)
     rc = rcuprof_harness_run(&run);
 
     steal1 = rcuprof_steal_ticks();
-    rcuprof_churn_stop(&run);
+    rcuprof_churn_stop(churn);
     if (rc == 0 && run.cfg.rtt && rtt_cpu[1] >= 0)
         rtt[1] = rcuprof_line_rtt_ns(rtt_cpu[0], rtt_cpu[1], 20000);
     if (rc != 0) {
@@ -732,7 +745,7 @@ int main(int argc, char **argv)
         json_object_set_new(rj, "idle_workers", json_integer(idle));
     }
     json_object_set_new(rj, "store", rcuprof_store_json());
-    json_object_set_new(rj, "churn", rcuprof_churn_json(&run));
+    json_object_set_new(rj, "churn", rcuprof_churn_json(churn));
     json_object_set_new(rj, "line_rtt", rtt_cpu[1] < 0 || !run.cfg.rtt ? json_null()
         : json_pack("{s:[i,i], s:o, s:o}", "cpus", rtt_cpu[0], rtt_cpu[1],
                     "before_ns", rtt[0] >= 0 ? json_real(rtt[0]) : json_null(),
@@ -741,15 +754,18 @@ int main(int argc, char **argv)
         ? json_real((double)(steal1 - steal0) * 1000.0 / (double)sysconf(_SC_CLK_TCK))
         : json_null());
     json_object_set_new(rj, "sched", sched_json(&run, ops));
-    for (h = 0; h < run.nhooks; h++)
-        members[h] = run.hooks[h]->to_json(&run);
+    for (h = 0; h < run.ntools; h++)
+        if (run.tools[h]->member != NULL && run.tools[h]->to_json != NULL)
+            members[h] = run.tools[h]->to_json(run.tools[h], &run.view);
     /* A member no module collected is null, never zeros. */
     json_object_set_new(out, "probes", json_null());
     json_object_set_new(out, "counters", json_null());
     json_object_set_new(out, "samples", json_null());
-    for (h = 0; h < run.nhooks; h++)
-        json_object_set_new(out, run.hooks[h]->member,
-                            members[h] != NULL ? members[h] : json_null());
+    for (h = 0; h < run.ntools; h++)
+        if (run.tools[h]->member != NULL)
+            json_object_set_new(out, run.tools[h]->member,
+                                members[h] != NULL ? members[h]
+                                                   : json_null());
     json_object_set_new(out, "errors", errors);
 
     if (json_dumpf(out, stdout, JSON_COMPACT) != 0 || fputc('\n', stdout) == EOF
@@ -759,8 +775,12 @@ int main(int argc, char **argv)
     }
     json_decref(out);
     workload_teardown(&run);
+    rcuprof_churn_free(churn);
     rcuprof_counters_free(ctr);
     rcuprof_sampler_free(smp);
+#ifdef RCUPROF_HAVE_PROBES
+    rcuprof_probe_readout_free(probes);
+#endif
     rcuprof_placement_plan_free(plan);
     hwloc_bitmap_free(allowed);
     hwloc_topology_destroy(topo);

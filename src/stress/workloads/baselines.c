@@ -10,7 +10,7 @@
  *   pingpong two threads bounce one line: an op is one round trip
  */
 #define _GNU_SOURCE
-#include "stress.h"
+#include "workloads.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -149,7 +149,7 @@ static void rwlock_teardown(struct rcuprof_run *run)
 /* ---- OpenSSL RCU ------------------------------------------------------ */
 
 /* For the 'sync' churn: writers on the baseline's own lock. */
-CRYPTO_RCU_LOCK *rcuprof_baseline_rcu_lock(void)
+static CRYPTO_RCU_LOCK *rcu_churn_lock(const struct rcuprof_run *run)
 {
     return B.rcu;
 }
@@ -242,7 +242,7 @@ static int pingpong_op(struct rcuprof_worker *w, char *e, size_t n)
     uint64_t mine = w->id == 0 ? 1 : 0;
 
     while ((v & 1) != mine) {
-        if (rcuprof_harness_stopping())
+        if (rcuprof_run_stopping(w->run))
             return 0;
         v = atomic_load_explicit(&B.ping.v, memory_order_acquire);
     }
@@ -250,7 +250,7 @@ static int pingpong_op(struct rcuprof_worker *w, char *e, size_t n)
     if (w->id == 0) {
         /* wait for the answer: the round trip */
         while (atomic_load_explicit(&B.ping.v, memory_order_acquire) == v + 1)
-            if (rcuprof_harness_stopping())
+            if (rcuprof_run_stopping(w->run))
                 return 0;
     }
     return 0;
@@ -262,26 +262,26 @@ static int pingpong_setup(struct rcuprof_run *run, char *e, size_t n)
     return 0;
 }
 
-#define BASELINE(nm, su, ti, o, bt, bo, fx, td, de, tdn) \
+#define BASELINE(nm, su, ti, o, bt, bo, fx, td, de, tdn, lk) \
     { .name = nm, .setup = su, .thread_init = ti, .op = o, .batch = bt, \
       .batch_ops = bo, .fixed_threads = fx, .thread_done = td, \
-      .describe = de, .teardown = tdn }
+      .describe = de, .teardown = tdn, .churn_rcu_lock = lk }
 
 const struct rcuprof_workload rcuprof_baselines[] = {
     BASELINE("empty", NULL, NULL, empty_op, empty_batch, 1024, 0, NULL,
-             describe_simple, NULL),
+             describe_simple, NULL, NULL),
     BASELINE("atomic", NULL, NULL, atomic_op, atomic_batch, 256, 0, NULL,
-             describe_simple, NULL),
+             describe_simple, NULL, NULL),
     BASELINE("padded", padded_setup, NULL, padded_op, padded_batch, 256, 0,
-             NULL, describe_simple, padded_teardown),
+             NULL, describe_simple, padded_teardown, NULL),
     BASELINE("rwlock", rwlock_setup, NULL, rwlock_op, rwlock_batch, 64, 0,
-             NULL, describe_simple, rwlock_teardown),
+             NULL, describe_simple, rwlock_teardown, NULL),
     BASELINE("rcu", rcu_setup, NULL, rcu_op, rcu_batch, 64, 0, NULL,
-             rcu_describe, rcu_teardown),
+             rcu_describe, rcu_teardown, rcu_churn_lock),
     BASELINE("urcu", NULL, urcu_thread_init, urcu_op, urcu_batch, 64, 0,
-             urcu_thread_done, describe_simple, NULL),
+             urcu_thread_done, describe_simple, NULL, NULL),
     BASELINE("pingpong", pingpong_setup, NULL, pingpong_op, NULL, 1, 2, NULL,
-             describe_simple, NULL),
+             describe_simple, NULL, NULL),
 };
 const size_t rcuprof_nbaselines =
     sizeof(rcuprof_baselines) / sizeof(rcuprof_baselines[0]);

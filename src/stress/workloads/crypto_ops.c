@@ -6,7 +6,7 @@
  *   isolated  every op fetches the algorithm, makes a context, frees both
  * One op = init, --updates update calls over 64 bytes, final.
  */
-#include "stress.h"
+#include "workloads.h"
 
 #include <stdio.h>
 #include <stdlib.h>

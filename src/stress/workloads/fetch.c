@@ -3,7 +3,7 @@
  * over the --fetch list, as OpenSSL's evp_fetch benchmark does (but without
  * its per-op clock call).
  */
-#include "stress.h"
+#include "workloads.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -274,14 +274,16 @@ static void fetch_teardown(struct rcuprof_run *run)
     run->workload_state = NULL;
 }
 
-OSSL_LIB_CTX *rcuprof_fetch_libctx(const struct rcuprof_run *run)
+/* For write churn: the lib ctx the readers fetch from. */
+static OSSL_LIB_CTX *fetch_churn_libctx(const struct rcuprof_run *run)
 {
     const struct fetch_state *st = run->workload_state;
 
     return st != NULL ? st->ctx : NULL;
 }
 
-int rcuprof_fetch_with_query(const struct rcuprof_run *run, const char *propq,
+/* For write churn: the first item, fetched with another query. */
+static int fetch_churn_fetch(const struct rcuprof_run *run, const char *propq,
                              char *err, size_t n)
 {
     const struct fetch_state *st = run->workload_state;
@@ -300,5 +302,6 @@ int rcuprof_fetch_with_query(const struct rcuprof_run *run, const char *propq,
 const struct rcuprof_workload rcuprof_workload_fetch = {
     .name = "fetch", .setup = fetch_setup, .thread_init = fetch_thread_init,
     .op = fetch_op, .batch_ops = 1, .thread_done = fetch_thread_done,
-    .describe = fetch_describe, .teardown = fetch_teardown
+    .describe = fetch_describe, .teardown = fetch_teardown,
+    .churn_libctx = fetch_churn_libctx, .churn_fetch = fetch_churn_fetch
 };

@@ -1,12 +1,7 @@
 /* The registry behind --workload. */
-#include "stress.h"
+#include "workloads.h"
 
 #include <string.h>
-
-extern const struct rcuprof_workload rcuprof_workload_mac;
-extern const struct rcuprof_workload rcuprof_workload_cipher;
-extern const struct rcuprof_workload rcuprof_baselines[];
-extern const size_t rcuprof_nbaselines;
 
 const struct rcuprof_workload *rcuprof_workload_find(const char *name)
 {
