@@ -7,6 +7,7 @@
 # include <stdio.h>
 # include <jansson.h>
 
+# include "rcuprof_opts.h"
 # include "rcuprof_util.h"
 
 /* Exit codes of rcuprof (docs/interfaces.md, "CLI"). */
@@ -19,6 +20,33 @@ enum {
 
 /* command.c: print "rcuprof: <message>" as one line on stderr. */
 void rcuprof_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A command's options: its own rows, and the driver's when it runs one. */
+struct rcuprof_cmd_opts {
+    const char *cmd;            /* "run", "variant add": the error prefix */
+    const struct rcuprof_opt *rows;
+    size_t n;
+    void *target;               /* the struct the rows' fields are in */
+    int letters;                /* short letters accepted */
+    json_t *driver;             /* non-NULL: driver options given go here,
+                                 * name -> value (true for a flag) */
+    unsigned char *seen;        /* optional: 1 per own row given */
+    int start;                  /* first argv index; 0 means 1 */
+    const char *unknown;        /* NULL, or the printf format of the error
+                                 * for an unknown option (one %s) */
+};
+/*
+ * Defaults, then argv.  0: parsed, *first_arg the first operand; 1: an
+ * ACTION row (--help) in *action; -1: bad input, the one-line error
+ * printed ("<cmd>: ...").
+ */
+int rcuprof_cmd_parse(const struct rcuprof_cmd_opts *o, int argc, char **argv,
+                      const struct rcuprof_opt **action, int *first_arg);
+/* --metric (compare, report): the int field gets RCUPROF_METRIC_*. */
+int rcuprof_cmd_opt_metric(void *target, const struct rcuprof_opt *row,
+                           const char *arg, char *err, size_t n);
+/* The error for an unknown option or a stray operand ARG. */
+void rcuprof_cmd_unexpected(const struct rcuprof_cmd_opts *o, const char *arg);
 
 /* variants.c */
 int rcuprof_variant_name_ok(const char *name);
@@ -50,6 +78,21 @@ void rcuprof_driver_result_free(struct rcuprof_driver_result *r);
 /* The message of the last JSON error line on stderr, or the raw text. */
 void rcuprof_driver_error_message(const struct rcuprof_driver_result *r,
                                   char *buf, size_t n);
+/*
+ * The driver of VARIANT (in rcuprof_bindir()) into path; 0, or -1 when it
+ * is not built (not executable).
+ */
+int rcuprof_driver_path(const char *variant, char *path, size_t n);
+/*
+ * argv for a driver: av[0] = path, then every driver option of opts
+ * (name -> string, or true for a flag) in the table's order, as
+ * "--name=value" or "--name"; NULL-terminated.  The strings from av[1] on
+ * are malloc'ed (rcuprof_driver_argv_free).  The count, or -1 when out of
+ * memory or past cap.
+ */
+int rcuprof_driver_argv(const char *path, const json_t *opts, char **av,
+                        size_t cap);
+void rcuprof_driver_argv_free(char **av);
 
 /* run.c */
 int rcuprof_cmd_run(int argc, char **argv);

@@ -6,11 +6,8 @@
 #include "cli.h"
 #include "results.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { OPT_BASELINE = 256, OPT_METRIC, OPT_FORMAT, OPT_OUT, OPT_HELP };
 
 int rcuprof_results_load_all(rcuprof_results *rs, char *const *paths,
                              size_t n, const char *cmd)
@@ -36,65 +33,75 @@ int rcuprof_results_load_all(rcuprof_results *rs, char *const *paths,
     return 0;
 }
 
+/* --format: md, csv or json. */
+static int opt_format(void *target, const struct rcuprof_opt *row,
+                      const char *arg, char *err, size_t n)
+{
+    if (strcmp(arg, "md") != 0 && strcmp(arg, "csv") != 0
+        && strcmp(arg, "json") != 0) {
+        snprintf(err, n, "--format '%s': give md, csv or json", arg);
+        return -1;
+    }
+    *(const char **)((char *)target + row->off) = arg;
+    return 0;
+}
+
+struct compare_args {
+    const char *baseline, *format, *out;
+    int metric;
+};
+
+static const struct rcuprof_opt compare_rows[] = {
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "baseline", 0, "V", "", 0, 0,
+                   struct compare_args, baseline, NULL,
+                   "the variant the others are compared with (default: the first)"),
+    RCUPROF_OPTION(RCUPROF_OPT_CALLBACK, "metric", 0, "M", "wall_ns_per_op",
+                   0, 0, struct compare_args, metric, rcuprof_cmd_opt_metric,
+                   "wall_ns_per_op or cpu_ns_per_op"),
+    RCUPROF_OPTION(RCUPROF_OPT_CALLBACK, "format", 0, "md|csv|json", "md", 0,
+                   0, struct compare_args, format, opt_format,
+                   "output format"),
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "out", 0, "FILE", "", 0, 0,
+                   struct compare_args, out, NULL,
+                   "write to FILE atomically instead of stdout"),
+    RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 0, "", "", 0, 0,
+                        "this list"),
+};
+#define COMPARE_NROWS (sizeof(compare_rows) / sizeof(compare_rows[0]))
+
 static void help(void)
 {
     printf("usage: rcuprof compare RESULTS... [options]\n");
     printf("  RESULTS                   results.jsonl files of rcuprof sweep (several: runs pooled, blocks\n"
            "                            paired within each file)\n");
-    printf("  --%-12s %-12s %s\n", "baseline", "V", "the variant the others are compared with (default: the first)");
-    printf("  --%-12s %-12s %s\n", "metric", "M", "wall_ns_per_op or cpu_ns_per_op (default: wall_ns_per_op)");
-    printf("  --%-12s %-12s %s\n", "format", "md|csv|json", "output format (default: md)");
-    printf("  --%-12s %-12s %s\n", "out", "FILE", "write to FILE atomically instead of stdout");
-    printf("  --%-12s %-12s %s\n", "help", "", "this list");
+    rcuprof_opts_help(stdout, compare_rows, COMPARE_NROWS, 0, NULL);
 }
 
 int rcuprof_cmd_compare(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "baseline", 1, NULL, OPT_BASELINE }, { "metric", 1, NULL, OPT_METRIC },
-        { "format", 1, NULL, OPT_FORMAT }, { "out", 1, NULL, OPT_OUT },
-        { "help", 0, NULL, OPT_HELP }, { NULL, 0, NULL, 0 }
-    };
-    const char *baseline = NULL, *format = "md", *out = NULL;
-    int ch, metric = RCUPROF_METRIC_WALL, rc = RCUPROF_ERR_USAGE;
+    struct compare_args a = { 0 };
+    struct rcuprof_cmd_opts co = { .cmd = "compare", .rows = compare_rows,
+                                   .n = COMPARE_NROWS, .target = &a };
+    const struct rcuprof_opt *action;
+    const char *baseline, *format, *out;
+    int metric, rc = RCUPROF_ERR_USAGE, optind;
     rcuprof_results rs;
     rcuprof_table t;
     char err[1024], *text = NULL;
 
     memset(&rs, 0, sizeof(rs));
     memset(&t, 0, sizeof(t));
-    optind = 1;
-    opterr = 0;
-    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        switch (ch) {
-        case OPT_BASELINE: baseline = optarg; break;
-        case OPT_METRIC:
-            metric = rcuprof_metric_parse(optarg);
-            if (metric < 0) {
-                rcuprof_err("compare: --metric '%s': give wall_ns_per_op or cpu_ns_per_op",
-                            optarg);
-                return RCUPROF_ERR_USAGE;
-            }
-            break;
-        case OPT_FORMAT:
-            format = optarg;
-            if (strcmp(format, "md") != 0 && strcmp(format, "csv") != 0
-                && strcmp(format, "json") != 0) {
-                rcuprof_err("compare: --format '%s': give md, csv or json",
-                            optarg);
-                return RCUPROF_ERR_USAGE;
-            }
-            break;
-        case OPT_OUT: out = optarg; break;
-        case OPT_HELP:
+    rc = rcuprof_cmd_parse(&co, argc, argv, &action, &optind);
+    if (rc != 0) {
+        if (rc > 0)
             help();
-            return RCUPROF_OK;
-        default:
-            rcuprof_err("compare: unknown option or missing value '%s': see 'rcuprof compare --help'",
-                        argv[optind - 1]);
-            return RCUPROF_ERR_USAGE;
-        }
+        return rc > 0 ? RCUPROF_OK : RCUPROF_ERR_USAGE;
     }
+    rc = RCUPROF_ERR_USAGE;
+    baseline = a.baseline;
+    format = a.format;
+    out = a.out;
+    metric = a.metric;
     if (optind >= argc) {
         rcuprof_err("compare: give one or more results files (DIR/results.jsonl of rcuprof sweep)");
         return RCUPROF_ERR_USAGE;

@@ -168,3 +168,53 @@ void rcuprof_driver_error_message(const struct rcuprof_driver_result *r,
         json_decref(j);
     }
 }
+
+int rcuprof_driver_path(const char *variant, char *path, size_t n)
+{
+    if (snprintf(path, n, "%s/rcuprof-stress-%s", rcuprof_bindir(), variant)
+        >= (int)n)
+        return -1;
+    return access(path, X_OK) == 0 ? 0 : -1;
+}
+
+int rcuprof_driver_argv(const char *path, const json_t *opts, char **av,
+                        size_t cap)
+{
+    size_t k, n = 1;
+
+    if (cap < 2)
+        return -1;
+    av[0] = (char *)path;
+    for (k = 0; k < rcuprof_driver_nopts; k++) {
+        const char *name = rcuprof_driver_opts[k].name;
+        const json_t *v = json_object_get(opts, name);
+        int w;
+
+        if (!json_is_string(v) && !json_is_true(v))
+            continue;
+        if (n + 1 >= cap)
+            goto fail;
+        w = json_is_string(v)
+            ? asprintf(&av[n], "--%s=%s", name, json_string_value(v))
+            : asprintf(&av[n], "--%s", name);
+        if (w < 0)
+            goto fail;
+        n++;
+    }
+    av[n] = NULL;
+    return (int)n;
+ fail:
+    av[n] = NULL;
+    rcuprof_driver_argv_free(av);
+    return -1;
+}
+
+void rcuprof_driver_argv_free(char **av)
+{
+    size_t i;
+
+    for (i = 1; av[i] != NULL; i++) {
+        free(av[i]);
+        av[i] = NULL;
+    }
+}

@@ -14,7 +14,6 @@
  */
 #define _GNU_SOURCE
 #include "cli.h"
-#include "rcuprof_opts.h"
 #include "explain.h"
 #include "results.h"
 #include "rcuprof_counters.h"
@@ -22,7 +21,6 @@
 
 #include <errno.h>
 #include <stdarg.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -39,9 +37,6 @@
 #define EXPLAIN_MAX_COUNTS 64
 #define EXPLAIN_MAX_CASES 16
 #define EXPLAIN_REPS_MAX 1000
-
-enum { OPT_VARIANT = 256, OPT_REPS, OPT_OUT, OPT_TIMEOUT, OPT_SEED,
-       OPT_MAX_PAIRS, OPT_HELP };
 
 enum { MOD_MAIN = 0, MOD_ALT, MOD_NOWRITERS, MOD_PAIR };
 
@@ -93,25 +88,67 @@ struct explain {
     int sample;
 };
 
+/* explain's own options; the driver's follow them (but --pin). */
+struct explain_args {
+    const char *threads, *variant, *out;
+    unsigned reps;
+    uint64_t seed, max_pairs, timeout;
+};
+
+enum { ARG_THREADS, ARG_VARIANT, ARG_REPS, ARG_OUT, ARG_SEED, ARG_MAX_PAIRS,
+       ARG_TIMEOUT, ARG_PIN, ARG_HELP, ARG_N };
+
+/* --pin: explain chooses the placements. */
+static int opt_pin(void *target, const struct rcuprof_opt *row,
+                   const char *arg, char *err, size_t n)
+{
+    snprintf(err, n, "--pin: explain runs its own placements; drop --pin (a sweep's --pin is the baseline)");
+    return -1;
+}
+
+static const struct rcuprof_opt explain_rows[ARG_N] = {
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "threads", 0, "LIST", "", 0, 0,
+                   struct explain_args, threads, NULL,
+                   "explain these thread counts instead, each against the one before (1,2,4 or 1-8)"),
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "variant", 0, "V", "", 0, 0,
+                   struct explain_args, variant, NULL,
+                   "the variant to run (default: the results' first with a finding, or stock)"),
+    RCUPROF_OPTION(RCUPROF_OPT_UINT, "reps", 0, "N", "3", 1, EXPLAIN_REPS_MAX,
+                   struct explain_args, reps, NULL,
+                   "repetitions of every run, interleaved"),
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "out", 0, "DIR", "", 0, 0,
+                   struct explain_args, out, NULL,
+                   "also write DIR/explain.md and DIR/explain.json atomically"),
+    RCUPROF_OPTION(RCUPROF_OPT_UINT, "seed", 0, "N", "", 0, 0xffffffffULL,
+                   struct explain_args, seed, NULL,
+                   "seed of the interleaved order (default: random, recorded)"),
+    RCUPROF_OPTION(RCUPROF_OPT_UINT, "max-pairs", 0, "N", "32", 1, 4096,
+                   struct explain_args, max_pairs, NULL,
+                   "most CPU pairs in the round-trip matrix"),
+    RCUPROF_OPTION(RCUPROF_OPT_SECONDS, "timeout", 0, "S", "120", 1, 86400,
+                   struct explain_args, timeout, NULL,
+                   "kill a run after S seconds"),
+    RCUPROF_OPTION(RCUPROF_OPT_CALLBACK, "pin", 0, "POLICY", "", 0, 0,
+                   struct explain_args, threads, opt_pin, NULL),
+    RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 0, "", "", 0, 0, NULL),
+};
+
 static void help(void)
 {
+    static const char *const skip[] = { "threads", "pin", NULL };
+    static const struct rcuprof_opt help_row[] = {
+        RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 0, "", "", 0, 0,
+                            "this list"),
+    };
+
     printf("usage: rcuprof explain RESULTS... | --threads LIST [options]\n");
     printf("  RESULTS                   results.jsonl files of rcuprof sweep: their dips and knees are\n"
            "                            explained, with the sweep's driver options\n");
-    printf("  --%-12s %-12s %s\n", "threads", "LIST", "explain these thread counts instead, each against the one before (1,2,4 or 1-8)");
-    printf("  --%-12s %-12s %s\n", "variant", "V", "the variant to run (default: the results' first with a finding, or stock)");
-    printf("  --%-12s %-12s %s\n", "reps", "N", "repetitions of every run, interleaved (default: 3)");
-    printf("  --%-12s %-12s %s\n", "out", "DIR", "also write DIR/explain.md and DIR/explain.json atomically");
-    printf("  --%-12s %-12s %s\n", "seed", "N", "seed of the interleaved order (default: random, recorded)");
-    printf("  --%-12s %-12s %s\n", "max-pairs", "N", "most CPU pairs in the round-trip matrix (default: 32)");
-    printf("  --%-12s %-12s %s\n", "timeout", "S", "kill a run after S seconds (default: 120)");
+    rcuprof_opts_help(stdout, explain_rows, ARG_N, 0, NULL);
     printf("driver options, passed to every run (see rcuprof run --help; --pin is explain's to choose):\n");
-#define RCUPROF_OPT(name, c, arg, meta, def, hlp) \
-    if (strcmp(name, "threads") != 0 && strcmp(name, "pin") != 0) \
-        rcuprof_opts_help_row(stdout, name, meta, hlp, arg, def);
-#include "rcuprof_opts.def"
-#undef RCUPROF_OPT
-    printf("  --%-12s %-12s %s\n", "help", "", "this list");
+    rcuprof_opts_help(stdout, rcuprof_driver_opts, rcuprof_driver_nopts, 0,
+                      skip);
+    rcuprof_opts_help(stdout, help_row, 1, 0, NULL);
 }
 
 static void note(struct explain *x, const char *fmt, ...)
@@ -369,60 +406,44 @@ static size_t count_index(const struct explain *x, unsigned threads)
 static int build_argv(struct explain *x, const struct cell *cl, char **av,
                       size_t cap)
 {
-    size_t n = 1;
-    json_t *o = json_deep_copy(x->opts);
-    char pin[64];
+    json_t *o;
+    int n;
 
-    av[0] = x->drv;
-    if (o == NULL)
-        return -1;
     if (cl->mod == MOD_PAIR) {
+        /* The line round trip of one CPU pair: pingpong, short. */
         const rcuprof_explain_pair *pr = &x->pairs[cl->place];
         const char *d = opt_str(x, "duration-ms");
         unsigned long dur = d != NULL ? strtoul(d, NULL, 10) : 100;
 
-        json_decref(o);
         if (dur == 0 || dur > 100)
             dur = 100;
-        snprintf(pin, sizeof(pin), "cpus:%d,%d", pr->a, pr->b);
-        if (asprintf(&av[n++], "--workload=pingpong") < 0
-            || asprintf(&av[n++], "--threads=2") < 0
-            || asprintf(&av[n++], "--pin=%s", pin) < 0
-            || asprintf(&av[n++], "--duration-ms=%lu", dur) < 0
-            || asprintf(&av[n++], "--warmup-ms=20") < 0
-            || asprintf(&av[n++], "--rtt=off") < 0)
-            return -1;
-        av[n] = NULL;
-        return (int)n;
+        o = json_pack("{s:s, s:s, s:o, s:o, s:s, s:s}", "workload",
+                      "pingpong", "threads", "2",
+                      "pin", json_sprintf("cpus:%d,%d", pr->a, pr->b),
+                      "duration-ms", json_sprintf("%lu", dur),
+                      "warmup-ms", "20", "rtt", "off");
+    } else {
+        o = json_deep_copy(x->opts);
+        if (o != NULL && cl->mod == MOD_ALT) {
+            if (x->alt_on)
+                json_object_set_new(o, "compat", json_string("perftools"));
+            else
+                json_object_del(o, "compat");
+        } else if (o != NULL && cl->mod == MOD_NOWRITERS) {
+            json_object_set_new(o, "writers", json_string("0"));
+            json_object_del(o, "write-rate");
+            json_object_del(o, "churn");
+        }
+        if (o != NULL) {
+            json_object_set_new(o, "threads", json_sprintf("%u", cl->threads));
+            json_object_set_new(o, "pin", json_string(x->pnames[cl->place]));
+        }
     }
-    if (cl->mod == MOD_ALT) {
-        if (x->alt_on)
-            json_object_set_new(o, "compat", json_string("perftools"));
-        else
-            json_object_del(o, "compat");
-    } else if (cl->mod == MOD_NOWRITERS) {
-        json_object_set_new(o, "writers", json_string("0"));
-        json_object_del(o, "write-rate");
-        json_object_del(o, "churn");
-    }
-    if (asprintf(&av[n++], "--threads=%u", cl->threads) < 0
-        || asprintf(&av[n++], "--pin=%s", x->pnames[cl->place]) < 0) {
-        json_decref(o);
+    if (o == NULL)
         return -1;
-    }
-#define RCUPROF_OPT(name, c, arg, meta, def, hlp) \
-    if (n + 2 < cap && json_is_string(json_object_get(o, name)) \
-        && asprintf(&av[n++], "--%s=%s", name, \
-                    json_string_value(json_object_get(o, name))) < 0) \
-        n--; \
-    if (n + 2 < cap && json_is_true(json_object_get(o, name)) \
-        && asprintf(&av[n++], "--%s", name) < 0) \
-        n--;
-#include "rcuprof_opts.def"
-#undef RCUPROF_OPT
-    av[n] = NULL;
+    n = rcuprof_driver_argv(x->drv, o, av, cap);
     json_decref(o);
-    return (int)n;
+    return n;
 }
 
 /* One run.  -2: the driver refused the options (exit 2/3 on the first
@@ -433,20 +454,18 @@ static int run_one(struct explain *x, struct cell *cl, int first,
     char *av[72];
     struct rcuprof_driver_result r;
     rcuprof_explain_run run;
-    int ac = build_argv(x, cl, av, 64), i, failed = 0;
+    int ac = build_argv(x, cl, av, 64), failed = 0;
     json_t *res = NULL;
 
     if (ac < 0)
         return -1;
     memset(&run, 0, sizeof(run));
     if (rcuprof_driver_spawn(x->drv, av, (double)x->timeout, &r) != 0) {
-        for (i = 1; i < ac; i++)
-            free(av[i]);
+        rcuprof_driver_argv_free(av);
         snprintf(msg, msglen, "cannot start %.900s", x->drv);
         return -3;
     }
-    for (i = 1; i < ac; i++)
-        free(av[i]);
+    rcuprof_driver_argv_free(av);
     x->runs_total++;
     if (r.timed_out || !r.exited || r.status != 0) {
         char em[512];
@@ -739,19 +758,30 @@ static int write_out(const char *dir, const char *name, const char *text)
     return rcuprof_write_atomic(path, text, strlen(text));
 }
 
+/*
+ * Parse: explain's options into a, the driver's into cli_opts.  0, 1 for
+ * --help (printed), -1 bad input (printed); *first the first results file.
+ */
+static int explain_parse(int argc, char **argv, struct explain_args *a,
+                         unsigned char *seen, json_t *cli_opts, int *first)
+{
+    struct rcuprof_cmd_opts co = { .cmd = "explain", .rows = explain_rows,
+                                   .n = ARG_N, .target = a,
+                                   .driver = cli_opts, .seen = seen };
+    const struct rcuprof_opt *action;
+    int rc = rcuprof_cmd_parse(&co, argc, argv, &action, first);
+
+    if (rc == 1)
+        help();
+    return rc;
+}
+
 int rcuprof_cmd_explain(int argc, char **argv)
 {
-    static const struct option opts[] = {
-#define RCUPROF_OPT(name, ch, arg, meta, def, hlp) { name, arg, NULL, ch },
-#include "rcuprof_opts.def"
-#undef RCUPROF_OPT
-        { "variant", 1, NULL, OPT_VARIANT }, { "reps", 1, NULL, OPT_REPS },
-        { "out", 1, NULL, OPT_OUT }, { "timeout", 1, NULL, OPT_TIMEOUT },
-        { "seed", 1, NULL, OPT_SEED }, { "max-pairs", 1, NULL, OPT_MAX_PAIRS },
-        { "help", 0, NULL, OPT_HELP }, { NULL, 0, NULL, 0 }
-    };
     struct explain x;
-    const char *threads_arg = NULL, *out = NULL;
+    struct explain_args args = { 0 };
+    unsigned char seen[ARG_N] = { 0 };
+    const char *threads_arg, *out;
     json_t *cli_opts = json_object(), *known = NULL, *detj = NULL;
     json_t *report = NULL, *cases = NULL, *spec_opts = NULL;
     rcuprof_results rs;
@@ -759,8 +789,7 @@ int rcuprof_cmd_explain(int argc, char **argv)
     rcuprof_explain_thresholds th;
     struct sweep_ctx *sw = NULL;
     char err[1024], *md = NULL, *js = NULL;
-    int ch, rc = RCUPROF_ERR_USAGE, have_seed = 0, have_variant = 0;
-    uint64_t v;
+    int rc = RCUPROF_ERR_USAGE, have_seed, have_variant, optind0;
     size_t i, j, b, nres = 0;
     unsigned list[RCUPROF_THREADS_MAX];
     size_t nlist = 0;
@@ -768,72 +797,25 @@ int rcuprof_cmd_explain(int argc, char **argv)
     memset(&x, 0, sizeof(x));
     memset(&rs, 0, sizeof(rs));
     memset(&det, 0, sizeof(det));
-    x.reps = 3;
-    x.timeout = 120;
-    x.max_pairs = 32;
-    x.variant = "stock";
     x.notes = json_array();
     snprintf(x.baseline, sizeof(x.baseline), "none");
     rcuprof_explain_thresholds_default(&th);
-    optind = 1;
-    opterr = 0;
-    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        size_t k;
-
-        switch (ch) {
-        case 'n': threads_arg = optarg; break;
-        case OPT_VARIANT: x.variant = optarg; have_variant = 1; break;
-        case OPT_OUT: out = optarg; break;
-        case OPT_REPS:
-            if (rcuprof_parse_uint(optarg, 1, EXPLAIN_REPS_MAX, &v) != 0) {
-                rcuprof_err("explain: --reps '%s': give a whole number from 1 to %d",
-                            optarg, EXPLAIN_REPS_MAX);
-                goto done;
-            }
-            x.reps = (unsigned)v;
-            break;
-        case OPT_TIMEOUT:
-            if (rcuprof_parse_uint(optarg, 1, 86400, &x.timeout) != 0) {
-                rcuprof_err("explain: --timeout '%s': give whole seconds from 1 to 86400",
-                            optarg);
-                goto done;
-            }
-            break;
-        case OPT_SEED:
-            if (rcuprof_parse_uint(optarg, 0, 0xffffffffULL, &x.seed) != 0) {
-                rcuprof_err("explain: --seed '%s': give a whole number from 0 to 4294967295",
-                            optarg);
-                goto done;
-            }
-            have_seed = 1;
-            break;
-        case OPT_MAX_PAIRS:
-            if (rcuprof_parse_uint(optarg, 1, 4096, &x.max_pairs) != 0) {
-                rcuprof_err("explain: --max-pairs '%s': give a whole number from 1 to 4096",
-                            optarg);
-                goto done;
-            }
-            break;
-        case OPT_HELP:
-            help();
-            rc = RCUPROF_OK;
-            goto done;
-        case 'p':
-            rcuprof_err("explain: --pin: explain runs its own placements; drop --pin (a sweep's --pin is the baseline)");
-            goto done;
-        case '?':
-            rcuprof_err("explain: unknown option or missing value '%s': see 'rcuprof explain --help'",
-                        argv[optind - 1]);
-            goto done;
-        default:
-            for (k = 0; opts[k].name != NULL; k++)
-                if (opts[k].val == ch)
-                    json_object_set_new(cli_opts, opts[k].name,
-                                        optarg != NULL ? json_string(optarg)
-                                        : json_true());
-        }
+    rc = explain_parse(argc, argv, &args, seen, cli_opts, &optind0);
+    if (rc != 0) {
+        rc = rc > 0 ? RCUPROF_OK : RCUPROF_ERR_USAGE;
+        goto done;
     }
-    nres = (size_t)(argc - optind);
+    rc = RCUPROF_ERR_USAGE;
+    x.reps = args.reps;
+    x.timeout = args.timeout;
+    x.max_pairs = args.max_pairs;
+    x.seed = args.seed;
+    have_seed = seen[ARG_SEED];
+    have_variant = seen[ARG_VARIANT];
+    x.variant = have_variant ? args.variant : "stock";
+    threads_arg = args.threads;
+    out = args.out;
+    nres = (size_t)(argc - optind0);
     if (nres == 0 && threads_arg == NULL) {
         rcuprof_err("explain: give results files of rcuprof sweep or --threads LIST: see 'rcuprof explain --help'");
         goto done;
@@ -855,7 +837,7 @@ int rcuprof_cmd_explain(int argc, char **argv)
         size_t vi, pick = SIZE_MAX;
         int pick_flagged = 0;
 
-        if (rcuprof_results_load_all(&rs, argv + optind, nres, "explain")
+        if (rcuprof_results_load_all(&rs, argv + optind0, nres, "explain")
             != 0)
             goto done;
         /* Every variant's detection; the one to run: --variant, else the
@@ -1087,7 +1069,7 @@ int rcuprof_cmd_explain(int argc, char **argv)
         sw->max = -INFINITY;
         sw->jump = NAN;
         for (i = 0; i < nres; i++)
-            sweep_rtt_read(argv[optind + i], x.variant, sw);
+            sweep_rtt_read(argv[optind0 + i], x.variant, sw);
     }
 
     /* Classify every case. */
@@ -1138,7 +1120,7 @@ int rcuprof_cmd_explain(int argc, char **argv)
         size_t olen = 0;
 
         for (i = 0; i < nres; i++)
-            json_array_append_new(inputs, json_string(argv[optind + i]));
+            json_array_append_new(inputs, json_string(argv[optind0 + i]));
         for (i = 0; i < x.nplace; i++)
             json_array_append_new(places, json_pack("{s:s, s:s, s:b}",
                 "name", x.pnames[i], "same_as", x.psame[i],

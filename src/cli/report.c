@@ -12,7 +12,6 @@
 #include "results.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -22,16 +21,31 @@
 
 #define USL_MIN_COUNTS 5
 
-enum { OPT_BASELINE = 256, OPT_METRIC, OPT_OUT, OPT_HELP };
+struct report_args {
+    const char *out, *baseline;
+    int metric;
+};
+
+static const struct rcuprof_opt report_rows[] = {
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "out", 0, "DIR", "", 0, 0,
+                   struct report_args, out, NULL,
+                   "write results.md, results.csv, results.json and the plots here"),
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "baseline", 0, "V", "", 0, 0,
+                   struct report_args, baseline, NULL,
+                   "the variant the others are compared with (default: the first)"),
+    RCUPROF_OPTION(RCUPROF_OPT_CALLBACK, "metric", 0, "M", "wall_ns_per_op",
+                   0, 0, struct report_args, metric, rcuprof_cmd_opt_metric,
+                   "wall_ns_per_op or cpu_ns_per_op"),
+    RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 0, "", "", 0, 0,
+                        "this list"),
+};
+#define REPORT_NROWS (sizeof(report_rows) / sizeof(report_rows[0]))
 
 static void help(void)
 {
     printf("usage: rcuprof report RESULTS... --out DIR [options]\n");
     printf("  RESULTS                   results.jsonl files of rcuprof sweep\n");
-    printf("  --%-12s %-12s %s\n", "out", "DIR", "write results.md, results.csv, results.json and the plots here");
-    printf("  --%-12s %-12s %s\n", "baseline", "V", "the variant the others are compared with (default: the first)");
-    printf("  --%-12s %-12s %s\n", "metric", "M", "wall_ns_per_op or cpu_ns_per_op (default: wall_ns_per_op)");
-    printf("  --%-12s %-12s %s\n", "help", "", "this list");
+    rcuprof_opts_help(stdout, report_rows, REPORT_NROWS, 0, NULL);
 }
 
 /* One variant's USL fit over its runs at or below the CPU count. */
@@ -329,13 +343,12 @@ static int run_gnuplot(const char *gp, const char *dir, int have_probes)
 
 int rcuprof_cmd_report(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "baseline", 1, NULL, OPT_BASELINE }, { "metric", 1, NULL, OPT_METRIC },
-        { "out", 1, NULL, OPT_OUT }, { "help", 0, NULL, OPT_HELP },
-        { NULL, 0, NULL, 0 }
-    };
-    const char *baseline = NULL, *dir = NULL, *gp;
-    int ch, metric = RCUPROF_METRIC_WALL, rc = RCUPROF_ERR_USAGE, have_probes = 0;
+    struct report_args a = { 0 };
+    struct rcuprof_cmd_opts co = { .cmd = "report", .rows = report_rows,
+                                   .n = REPORT_NROWS, .target = &a };
+    const struct rcuprof_opt *action;
+    const char *baseline, *dir, *gp;
+    int metric, rc = RCUPROF_ERR_USAGE, have_probes = 0, optind;
     int *fitted = NULL;
     rcuprof_stats_usl *usl = NULL;
     rcuprof_results rs;
@@ -347,29 +360,16 @@ int rcuprof_cmd_report(int argc, char **argv)
 
     memset(&rs, 0, sizeof(rs));
     memset(&t, 0, sizeof(t));
-    optind = 1;
-    opterr = 0;
-    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        switch (ch) {
-        case OPT_BASELINE: baseline = optarg; break;
-        case OPT_OUT: dir = optarg; break;
-        case OPT_METRIC:
-            metric = rcuprof_metric_parse(optarg);
-            if (metric < 0) {
-                rcuprof_err("report: --metric '%s': give wall_ns_per_op or cpu_ns_per_op",
-                            optarg);
-                return RCUPROF_ERR_USAGE;
-            }
-            break;
-        case OPT_HELP:
+    rc = rcuprof_cmd_parse(&co, argc, argv, &action, &optind);
+    if (rc != 0) {
+        if (rc > 0)
             help();
-            return RCUPROF_OK;
-        default:
-            rcuprof_err("report: unknown option or missing value '%s': see 'rcuprof report --help'",
-                        argv[optind - 1]);
-            return RCUPROF_ERR_USAGE;
-        }
+        return rc > 0 ? RCUPROF_OK : RCUPROF_ERR_USAGE;
     }
+    rc = RCUPROF_ERR_USAGE;
+    baseline = a.baseline;
+    dir = a.out;
+    metric = a.metric;
     if (optind >= argc) {
         rcuprof_err("report: give one or more results files (DIR/results.jsonl of rcuprof sweep)");
         return RCUPROF_ERR_USAGE;

@@ -11,12 +11,10 @@
  */
 #define _GNU_SOURCE
 #include "cli.h"
-#include "rcuprof_opts.h"
 #include "results.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -33,9 +31,6 @@
 
 #define SWEEP_VARIANTS_MAX 32
 #define SWEEP_REPS_MAX 10000
-
-enum { OPT_VARIANTS = 256, OPT_REPS, OPT_OUT, OPT_RESUME, OPT_TIMEOUT,
-       OPT_SEED, OPT_HELP };
 
 struct plan_point {
     unsigned block, threads, order, seq;
@@ -88,23 +83,81 @@ static int sweep_plan(struct sweep *sw, uint64_t seed)
     return 0;
 }
 
+/* sweep's own options; the driver's follow them. */
+struct sweep_args {
+    const char *variants, *threads, *out;
+    unsigned reps;
+    uint64_t seed, timeout;
+    int resume;
+};
+
+enum { ARG_VARIANTS, ARG_THREADS, ARG_REPS, ARG_OUT, ARG_RESUME, ARG_SEED,
+       ARG_TIMEOUT, ARG_HELP, ARG_N };
+
+static const struct rcuprof_opt sweep_rows[ARG_N] = {
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "variants", 0, "A,B,...", "", 0, 0,
+                   struct sweep_args, variants, NULL,
+                   "the variants to measure (rcuprof variants lists them)"),
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "threads", 0, "LIST", "", 0, 0,
+                   struct sweep_args, threads, NULL,
+                   "thread counts: 1,2,4 or 4-8 or 1-64:x2"),
+    RCUPROF_OPTION(RCUPROF_OPT_UINT, "reps", 0, "N", "", 1, SWEEP_REPS_MAX,
+                   struct sweep_args, reps, NULL,
+                   "repetitions (blocks); each runs every point once"),
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "out", 0, "DIR", "", 0, 0,
+                   struct sweep_args, out, NULL,
+                   "folder of the results file DIR/results.jsonl"),
+    RCUPROF_OPTION(RCUPROF_OPT_FLAG, "resume", 0, "", "", 0, 1,
+                   struct sweep_args, resume, NULL,
+                   "continue the sweep in DIR; the spec must be the same (or omitted)"),
+    RCUPROF_OPTION(RCUPROF_OPT_UINT, "seed", 0, "N", "", 0, 0xffffffffULL,
+                   struct sweep_args, seed, NULL,
+                   "seed of the shuffled run order (default: random, recorded)"),
+    RCUPROF_OPTION(RCUPROF_OPT_SECONDS, "timeout", 0, "S", "120", 1, 86400,
+                   struct sweep_args, timeout, NULL,
+                   "kill a run after S seconds and record it as timeout"),
+    RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 0, "", "", 0, 0, NULL),
+};
+
 static void help(void)
 {
+    static const char *const skip[] = { "threads", NULL };
+    static const struct rcuprof_opt help_row[] = {
+        RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 0, "", "", 0, 0,
+                            "this list"),
+    };
+
     printf("usage: rcuprof sweep --variants A,B,... --threads LIST --reps N --out DIR [options]\n");
-    printf("  --%-12s %-12s %s\n", "variants", "A,B,...", "the variants to measure (rcuprof variants lists them)");
-    printf("  --%-12s %-12s %s\n", "threads", "LIST", "thread counts: 1,2,4 or 4-8 or 1-64:x2");
-    printf("  --%-12s %-12s %s\n", "reps", "N", "repetitions (blocks); each runs every point once");
-    printf("  --%-12s %-12s %s\n", "out", "DIR", "folder of the results file DIR/results.jsonl");
-    printf("  --%-12s %-12s %s\n", "resume", "", "continue the sweep in DIR; the spec must be the same (or omitted)");
-    printf("  --%-12s %-12s %s\n", "seed", "N", "seed of the shuffled run order (default: random, recorded)");
-    printf("  --%-12s %-12s %s\n", "timeout", "S", "kill a run after S seconds and record it as timeout (default: 120)");
+    rcuprof_opts_help(stdout, sweep_rows, ARG_N, 0, NULL);
     printf("driver options, passed to every run (see rcuprof run --help):\n");
-#define RCUPROF_OPT(name, c, arg, meta, def, hlp) \
-    if (strcmp(name, "threads") != 0) \
-        rcuprof_opts_help_row(stdout, name, meta, hlp, arg, def);
-#include "rcuprof_opts.def"
-#undef RCUPROF_OPT
-    printf("  --%-12s %-12s %s\n", "help", "", "this list");
+    rcuprof_opts_help(stdout, rcuprof_driver_opts, rcuprof_driver_nopts, 0,
+                      skip);
+    rcuprof_opts_help(stdout, help_row, 1, 0, NULL);
+}
+
+/*
+ * Parse: sweep's options into a, the driver's into options.  0, 1 for
+ * --help (printed), -1 bad input (printed).
+ */
+static int sweep_parse(int argc, char **argv, struct sweep_args *a,
+                       unsigned char *seen, json_t *options)
+{
+    struct rcuprof_cmd_opts co = { .cmd = "sweep", .rows = sweep_rows,
+                                   .n = ARG_N, .target = a,
+                                   .driver = options, .seen = seen };
+    const struct rcuprof_opt *action;
+    int first, rc = rcuprof_cmd_parse(&co, argc, argv, &action, &first);
+
+    if (rc == 1)
+        help();
+    if (rc != 0)
+        return rc;
+    if (first < argc) {
+        rcuprof_err("sweep: unexpected argument '%s': see 'rcuprof sweep --help'",
+                    argv[first]);
+        return -1;
+    }
+    return 0;
 }
 
 static void fmt_dur(double s, char *buf, size_t n)
@@ -213,28 +266,22 @@ static json_t *run_point(struct sweep *sw, const struct plan_point *p,
     char drv[PATH_MAX], *dargv[64], msg[1024];
     struct rcuprof_driver_result r;
     json_t *line, *res = NULL, *opts = json_object_get(sw->spec, "options");
-    int dargc = 1, status;
-    size_t i;
+    json_t *dopts;
+    int dargc, status;
 
     *usage_fail = 0;
     *per_op = NAN;
     snprintf(drv, sizeof(drv), "%s/rcuprof-stress-%s", rcuprof_bindir(),
              sw->variants[p->variant]);
-    dargv[0] = drv;
-    if (asprintf(&dargv[dargc++], "--threads=%u", p->threads) < 0)
+    /* The sweep's driver options, and this point's thread count. */
+    if ((dopts = json_deep_copy(opts)) == NULL
+        || json_object_set_new(dopts, "threads",
+                               json_sprintf("%u", p->threads)) != 0
+        || (dargc = rcuprof_driver_argv(drv, dopts, dargv, 64)) < 0) {
+        json_decref(dopts);
         return NULL;
-#define RCUPROF_OPT(name, c, arg, meta, def, hlp) \
-    if (json_is_string(json_object_get(opts, name)) \
-        && dargc < 62 \
-        && asprintf(&dargv[dargc++], "--%s=%s", name, \
-                    json_string_value(json_object_get(opts, name))) < 0) \
-        return NULL; \
-    if (json_is_true(json_object_get(opts, name)) && dargc < 62 \
-        && asprintf(&dargv[dargc++], "--%s", name) < 0) \
-        return NULL;
-#include "rcuprof_opts.def"
-#undef RCUPROF_OPT
-    dargv[dargc] = NULL;
+    }
+    json_decref(dopts);
 
     line = json_pack("{s:s, s:i, s:i, s:s, s:i, s:i, s:I}",
                      "type", "point", "block", (int)p->block,
@@ -249,8 +296,7 @@ static json_t *run_point(struct sweep *sw, const struct plan_point *p,
         r.out = strdup("");
         r.err = strdup("{\"error\":\"system\",\"message\":\"cannot start the driver\"}");
     }
-    for (i = 1; i < (size_t)dargc; i++)
-        free(dargv[i]);
+    rcuprof_driver_argv_free(dargv);
     if (line == NULL || r.out == NULL || r.err == NULL) {
         rcuprof_driver_result_free(&r);
         json_decref(line);
@@ -342,19 +388,12 @@ static int spec_unpack(struct sweep *sw, json_t *spec)
 
 int rcuprof_cmd_sweep(int argc, char **argv)
 {
-    static const struct option opts[] = {
-#define RCUPROF_OPT(name, ch, arg, meta, def, hlp) { name, arg, NULL, ch },
-#include "rcuprof_opts.def"
-#undef RCUPROF_OPT
-        { "variants", 1, NULL, OPT_VARIANTS }, { "reps", 1, NULL, OPT_REPS },
-        { "out", 1, NULL, OPT_OUT }, { "resume", 0, NULL, OPT_RESUME },
-        { "timeout", 1, NULL, OPT_TIMEOUT }, { "seed", 1, NULL, OPT_SEED },
-        { "help", 0, NULL, OPT_HELP }, { NULL, 0, NULL, 0 }
-    };
     struct sweep sw;
-    const char *variants_arg = NULL, *threads_arg = NULL, *reps_arg = NULL;
-    int ch, resume = 0, have_seed = 0, rc = RCUPROF_OK, fresh;
-    uint64_t seed = 0, v;
+    struct sweep_args args = { 0 };
+    unsigned char seen[ARG_N] = { 0 };
+    const char *variants_arg, *threads_arg;
+    int resume, have_seed, rc = RCUPROF_OK, fresh;
+    uint64_t seed;
     json_t *options = json_object(), *known = NULL, *point;
     char err[1024];
     size_t i, j, todo = 0, done_now = 0, nfail = 0, nok = 0;
@@ -364,54 +403,18 @@ int rcuprof_cmd_sweep(int argc, char **argv)
     memset(&sw, 0, sizeof(sw));
     memset(&prev, 0, sizeof(prev));
     sw.fd = -1;
-    sw.timeout = 120;
-    optind = 1;
-    opterr = 0;
-    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        size_t k;
-
-        switch (ch) {
-        case OPT_VARIANTS: variants_arg = optarg; break;
-        case OPT_REPS: reps_arg = optarg; break;
-        case OPT_OUT: sw.dir = optarg; break;
-        case OPT_RESUME: resume = 1; break;
-        case 'n': threads_arg = optarg; break;
-        case OPT_TIMEOUT:
-            if (rcuprof_parse_uint(optarg, 1, 86400, &sw.timeout) != 0) {
-                rcuprof_err("sweep: --timeout '%s': give whole seconds from 1 to 86400",
-                            optarg);
-                goto usage;
-            }
-            break;
-        case OPT_SEED:
-            if (rcuprof_parse_uint(optarg, 0, 0xffffffffULL, &seed) != 0) {
-                rcuprof_err("sweep: --seed '%s': give a whole number from 0 to 4294967295",
-                            optarg);
-                goto usage;
-            }
-            have_seed = 1;
-            break;
-        case OPT_HELP:
-            help();
-            json_decref(options);
-            return RCUPROF_OK;
-        case '?':
-            rcuprof_err("sweep: unknown option or missing value '%s': see 'rcuprof sweep --help'",
-                        argv[optind - 1]);
-            goto usage;
-        default:
-            for (k = 0; opts[k].name != NULL; k++)
-                if (opts[k].val == ch)
-                    json_object_set_new(options, opts[k].name,
-                                        optarg != NULL ? json_string(optarg)
-                                        : json_true());
-        }
+    rc = sweep_parse(argc, argv, &args, seen, options);
+    if (rc != 0) {
+        json_decref(options);
+        return rc > 0 ? RCUPROF_OK : RCUPROF_ERR_USAGE;
     }
-    if (optind < argc) {
-        rcuprof_err("sweep: unexpected argument '%s': see 'rcuprof sweep --help'",
-                    argv[optind]);
-        goto usage;
-    }
+    variants_arg = args.variants;
+    threads_arg = args.threads;
+    sw.dir = args.out;
+    sw.timeout = args.timeout;
+    resume = args.resume;
+    seed = args.seed;
+    have_seed = seen[ARG_SEED];
     if (sw.dir == NULL) {
         rcuprof_err("sweep: --out DIR is required: the folder for results.jsonl");
         goto usage;
@@ -424,7 +427,7 @@ int rcuprof_cmd_sweep(int argc, char **argv)
 
     /* A bare --resume takes the spec from the file. */
     if (resume && variants_arg == NULL && threads_arg == NULL
-        && reps_arg == NULL && json_object_size(options) == 0 && !have_seed) {
+        && !seen[ARG_REPS] && json_object_size(options) == 0 && !have_seed) {
         if (rcuprof_results_read(&prev, sw.path, err, sizeof(err)) != 0) {
             rcuprof_err("sweep: --resume: %s", err);
             goto usage;
@@ -439,7 +442,7 @@ int rcuprof_cmd_sweep(int argc, char **argv)
     } else {
         char *list, *tok, *save = NULL;
 
-        if (variants_arg == NULL || threads_arg == NULL || reps_arg == NULL) {
+        if (variants_arg == NULL || threads_arg == NULL || !seen[ARG_REPS]) {
             rcuprof_err("sweep: --variants, --threads and --reps are required: see 'rcuprof sweep --help'");
             goto usage;
         }
@@ -469,12 +472,7 @@ int rcuprof_cmd_sweep(int argc, char **argv)
             rcuprof_err("sweep: --threads: %s", err);
             goto usage;
         }
-        if (rcuprof_parse_uint(reps_arg, 1, SWEEP_REPS_MAX, &v) != 0) {
-            rcuprof_err("sweep: --reps '%s': give a whole number from 1 to %d",
-                        reps_arg, SWEEP_REPS_MAX);
-            goto usage;
-        }
-        sw.reps = (unsigned)v;
+        sw.reps = args.reps;
     }
 
     /* Every variant known and built, before anything is written. */

@@ -7,7 +7,6 @@
 #include "workloads/workloads.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -30,10 +29,6 @@
 
 #define RCUPROF_DRIVER_PROTOCOL 1
 
-/* --probes, --probe-every (probes/probe_readout.c); kept out of stress.h. */
-static int probes_on;
-static unsigned probe_every;
-
 void rcuprof_stress_error(const char *code, const char *fmt, ...)
 {
     char msg[1024];
@@ -51,51 +46,40 @@ void rcuprof_stress_error(const char *code, const char *fmt, ...)
     json_decref(j);
 }
 
-static const struct option long_opts[] = {
-#define RCUPROF_OPT(name, ch, arg, meta, def, help) { name, arg, NULL, ch },
-#include "rcuprof_opts.def"
-#undef RCUPROF_OPT
-    { "version", 0, NULL, 'V' },
-    { "help", 0, NULL, 'h' },
-    { NULL, 0, NULL, 0 }
-};
+/* ---- options: the rows of rcuprof_opts.def, parsed into run.cfg -------- */
 
-static void usage(FILE *f)
+/* --workload: a name of the registry. */
+static int opt_workload(void *target, const struct rcuprof_opt *row,
+                        const char *arg, char *err, size_t n)
 {
-    fprintf(f, "usage: rcuprof-stress-<variant> [options]\n"
-               "One measurement; prints one JSON object (docs/interfaces.md).\n\n");
-#define RCUPROF_OPT(name, ch, arg, meta, def, help) \
-    fprintf(f, "  -%c,", ch); \
-    rcuprof_opts_help_row(f, name, meta, help, arg, def);
-#include "rcuprof_opts.def"
-#undef RCUPROF_OPT
-    fprintf(f, "  -V, --version              print this driver's build as JSON\n");
-}
+    struct rcuprof_config *c = target;
 
-/* A whole decimal number in [lo, hi], or -1 with a message. */
-static int parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi,
-                     uint64_t *out)
-{
-    char *end;
-    unsigned long long v;
-
-    errno = 0;
-    if (s[0] == '-' || s[0] == '\0') {
-        rcuprof_stress_error("usage", "--%s '%s': give a whole number from %"
-                             PRIu64 " to %" PRIu64, opt, s, lo, hi);
+    if (rcuprof_workload_find(arg) == NULL) {
+        snprintf(err, n, "--workload '%s': use one of %s", arg,
+                 rcuprof_workload_names());
         return -1;
     }
-    v = strtoull(s, &end, 10);
-    if (errno != 0 || *end != '\0' || v < lo || v > hi) {
-        rcuprof_stress_error("usage", "--%s '%s': give a whole number from %"
-                             PRIu64 " to %" PRIu64, opt, s, lo, hi);
-        return -1;
-    }
-    *out = v;
+    snprintf(c->workload, sizeof(c->workload), "%s", arg);
     return 0;
 }
 
-static int parse_compat(const char *s, unsigned *out)
+/* --churn: a list, checked against the workload by churn.c. */
+static int opt_churn(void *target, const struct rcuprof_opt *row,
+                     const char *arg, char *err, size_t n)
+{
+    struct rcuprof_config *c = target;
+
+    if (strlen(arg) >= sizeof(c->churn) || arg[0] == '\0') {
+        snprintf(err, n, "--churn: give a list such as query,provider,flush");
+        return -1;
+    }
+    snprintf(c->churn, sizeof(c->churn), "%s", arg);
+    return 0;
+}
+
+/* --compat: perftools' artefacts, by name, as bits. */
+static int opt_compat(void *target, const struct rcuprof_opt *row,
+                      const char *s, char *err, size_t n)
 {
     static const struct { const char *name; unsigned bit; } names[] = {
         { "none", 0 }, { "perftools", RCUPROF_COMPAT_PERFTOOLS },
@@ -104,12 +88,13 @@ static int parse_compat(const char *s, unsigned *out)
         { "early-deadline", RCUPROF_COMPAT_EARLY_DEADLINE },
         { "unpadded", RCUPROF_COMPAT_UNPADDED },
     };
+    struct rcuprof_config *c = target;
     char buf[128], *save = NULL, *tok;
     unsigned bits = 0;
     size_t i;
 
     if (strlen(s) >= sizeof(buf) || s[0] == '\0')
-        return -1;
+        goto bad;
     snprintf(buf, sizeof(buf), "%s", s);
     for (tok = strtok_r(buf, ",", &save); tok != NULL;
          tok = strtok_r(NULL, ",", &save)) {
@@ -117,226 +102,116 @@ static int parse_compat(const char *s, unsigned *out)
             if (strcmp(tok, names[i].name) == 0)
                 break;
         if (i == sizeof(names) / sizeof(names[0]))
-            return -1;
+            goto bad;
         bits |= names[i].bit;
     }
-    *out = bits;
+    c->compat = bits;
+    return 0;
+ bad:
+    snprintf(err, n, "--compat '%s': use none, perftools, or a list of clock, nobarrier, early-deadline, unpadded",
+             s);
+    return -1;
+}
+
+/* --sample-event: a name, encoded by the sampler. */
+static int opt_sample_event(void *target, const struct rcuprof_opt *row,
+                            const char *arg, char *err, size_t n)
+{
+    struct rcuprof_config *c = target;
+
+    if (strlen(arg) >= sizeof(c->sample_event) || arg[0] == '\0') {
+        snprintf(err, n, "--sample-event: give an event name");
+        return -1;
+    }
+    snprintf(c->sample_event, sizeof(c->sample_event), "%s", arg);
     return 0;
 }
 
-static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
-                                  char **argv)
+/* --reclaim-batch: a number in the row's range; given or not matters. */
+static int opt_reclaim_batch(void *target, const struct rcuprof_opt *row,
+                             const char *arg, char *err, size_t n)
 {
-    int ch;
-    uint64_t v;
-    const char *defs[128] = { 0 };
-    char shortopts[128] = "";
+    struct rcuprof_config *c = target;
+    struct rcuprof_opt as_number = *row;
 
-#define RCUPROF_OPT(name, chr, arg, meta, def, help) defs[chr] = def;
+    as_number.kind = RCUPROF_OPT_UINT;
+    if (rcuprof_opts_apply(&as_number, c, arg, err, n) != 0)
+        return -1;
+    c->reclaim_batch_set = 1;
+    return 0;
+}
+
+#define OPT_FN_UINT(f) NULL
+#define OPT_FN_TEXT(f) NULL
+#define OPT_FN_CHOICE(f) NULL
+#define OPT_FN_FLAG(f) NULL
+#define OPT_FN_CALLBACK(f) opt_##f
+
+static const struct rcuprof_opt driver_rows[] = {
+#define RCUPROF_OPT(kind, name, ch, meta, def, lo, hi, field, help) \
+    RCUPROF_OPTION(RCUPROF_OPT_##kind, name, ch, meta, def, lo, hi, \
+                   struct rcuprof_config, field, OPT_FN_##kind(field), help),
 #include "rcuprof_opts.def"
 #undef RCUPROF_OPT
-    memset(c, 0, sizeof(*c));
-    c->threads = (unsigned)strtoul(defs['n'], NULL, 10);
-    c->duration_ms = strtoull(defs['d'], NULL, 10);
-    c->warmup_ms = strtoull(defs['w'], NULL, 10);
-    c->ops = strtoull(defs['N'], NULL, 10);
-    snprintf(c->fetch, sizeof(c->fetch), "%s", defs['f']);
-    snprintf(c->propq, sizeof(c->propq), "%s", defs['q']);
-    c->own_libctx = strcmp(defs['l'], "own") == 0;
-    snprintf(c->pin, sizeof(c->pin), "%s", defs['p']);
-    snprintf(c->workload, sizeof(c->workload), "%s", defs['W']);
-    c->isolated = strcmp(defs['m'], "isolated") == 0;
-    c->updates = (unsigned)strtoul(defs['u'], NULL, 10);
-    c->writers = (unsigned)strtoul(defs['r'], NULL, 10);
-    c->write_rate = strtoull(defs['R'], NULL, 10);
-    snprintf(c->churn, sizeof(c->churn), "%s", defs['c']);
-    c->compat = 0;
-    c->sample = strcmp(defs['S'], "on") == 0;
-    c->sample_freq = strtoull(defs['F'], NULL, 10);
-    snprintf(c->sample_event, sizeof(c->sample_event), "%s", defs['E']);
-    c->rtt = strcmp(defs['x'], "on") == 0;
-    probes_on = strcmp(defs['P'], "on") == 0;
-    probe_every = (unsigned)strtoul(defs['K'], NULL, 10);
+};
 
-    rcuprof_opts_optstring(shortopts, sizeof(shortopts), "Vh");
-    opterr = 0;
-    while ((ch = getopt_long(argc, argv, shortopts, long_opts,
-                             NULL)) != -1) {
-        switch (ch) {
-        case 'n':
-            if (parse_u64("threads", optarg, 1, RCUPROF_THREADS_MAX, &v))
-                return RCUPROF_EXIT_USAGE;
-            c->threads = (unsigned)v;
-            break;
-        case 'd':
-            if (parse_u64("duration-ms", optarg, 1, 3600000, &v))
-                return RCUPROF_EXIT_USAGE;
-            c->duration_ms = v;
-            break;
-        case 'w':
-            if (parse_u64("warmup-ms", optarg, 0, 600000, &v))
-                return RCUPROF_EXIT_USAGE;
-            c->warmup_ms = v;
-            break;
-        case 'N':
-            if (parse_u64("ops", optarg, 0, UINT64_MAX / 2, &v))
-                return RCUPROF_EXIT_USAGE;
-            c->ops = v;
-            break;
-        case 'f':
-            if (strlen(optarg) >= sizeof(c->fetch)) {
-                rcuprof_stress_error("usage", "--fetch is too long: at most %zu characters",
-                                     sizeof(c->fetch) - 1);
-                return RCUPROF_EXIT_USAGE;
-            }
-            snprintf(c->fetch, sizeof(c->fetch), "%s", optarg);
-            break;
-        case 'q':
-            if (strlen(optarg) >= sizeof(c->propq)) {
-                rcuprof_stress_error("usage", "--propq is too long: at most %zu characters",
-                                     sizeof(c->propq) - 1);
-                return RCUPROF_EXIT_USAGE;
-            }
-            snprintf(c->propq, sizeof(c->propq), "%s", optarg);
-            break;
-        case 'l':
-            if (strcmp(optarg, "own") == 0)
-                c->own_libctx = 1;
-            else if (strcmp(optarg, "default") == 0)
-                c->own_libctx = 0;
-            else {
-                rcuprof_stress_error("usage", "--libctx '%s': use own or default",
-                                     optarg);
-                return RCUPROF_EXIT_USAGE;
-            }
-            break;
-        case 'p':
-            if (strlen(optarg) >= sizeof(c->pin)) {
-                rcuprof_stress_error("usage", "--pin is too long: at most %zu characters",
-                                     sizeof(c->pin) - 1);
-                return RCUPROF_EXIT_USAGE;
-            }
-            snprintf(c->pin, sizeof(c->pin), "%s", optarg);
-            break;
-        case 'W':
-            if (rcuprof_workload_find(optarg) == NULL) {
-                rcuprof_stress_error("usage", "--workload '%s': use one of %s",
-                                     optarg, rcuprof_workload_names());
-                return RCUPROF_EXIT_USAGE;
-            }
-            snprintf(c->workload, sizeof(c->workload), "%s", optarg);
-            break;
-        case 'm':
-            if (strcmp(optarg, "shared") != 0 && strcmp(optarg, "isolated") != 0) {
-                rcuprof_stress_error("usage", "--mode '%s': use shared or isolated",
-                                     optarg);
-                return RCUPROF_EXIT_USAGE;
-            }
-            c->isolated = strcmp(optarg, "isolated") == 0;
-            break;
-        case 'u':
-            if (parse_u64("updates", optarg, 1, 1000000, &v))
-                return RCUPROF_EXIT_USAGE;
-            c->updates = (unsigned)v;
-            break;
-        case 'r':
-            if (parse_u64("writers", optarg, 0, 64, &v))
-                return RCUPROF_EXIT_USAGE;
-            c->writers = (unsigned)v;
-            break;
-        case 'R':
-            if (parse_u64("write-rate", optarg, 0, 100000000, &v))
-                return RCUPROF_EXIT_USAGE;
-            c->write_rate = v;
-            break;
-        case 'c':
-            if (strlen(optarg) >= sizeof(c->churn) || optarg[0] == '\0') {
-                rcuprof_stress_error("usage", "--churn: give a list such as query,provider,flush");
-                return RCUPROF_EXIT_USAGE;
-            }
-            snprintf(c->churn, sizeof(c->churn), "%s", optarg);
-            break;
-        case 'C':
-            if (parse_compat(optarg, &c->compat) != 0) {
-                rcuprof_stress_error("usage", "--compat '%s': use none, perftools, or a list of clock, nobarrier, early-deadline, unpadded",
-                                     optarg);
-                return RCUPROF_EXIT_USAGE;
-            }
-            break;
-        case 'x':
-            if (strcmp(optarg, "on") != 0 && strcmp(optarg, "off") != 0) {
-                rcuprof_stress_error("usage", "--rtt '%s': use on or off", optarg);
-                return RCUPROF_EXIT_USAGE;
-            }
-            c->rtt = strcmp(optarg, "on") == 0;
-            break;
-        case 'e':
-            if (strlen(optarg) >= sizeof(c->events)) {
-                rcuprof_stress_error("usage", "--events is too long: at most %zu characters",
-                                     sizeof(c->events) - 1);
-                return RCUPROF_EXIT_USAGE;
-            }
-            snprintf(c->events, sizeof(c->events), "%s", optarg);
-            break;
-        case 'H':
-            c->require_hw = 1;
-            break;
-        case 'S':
-            if (strcmp(optarg, "on") != 0 && strcmp(optarg, "off") != 0) {
-                rcuprof_stress_error("usage", "--sample '%s': use on or off", optarg);
-                return RCUPROF_EXIT_USAGE;
-            }
-            c->sample = strcmp(optarg, "on") == 0;
-            break;
-        case 'F':
-            if (parse_u64("sample-freq", optarg, 1, 100000, &v))
-                return RCUPROF_EXIT_USAGE;
-            c->sample_freq = v;
-            break;
-        case 'E':
-            if (strlen(optarg) >= sizeof(c->sample_event) || optarg[0] == '\0') {
-                rcuprof_stress_error("usage", "--sample-event: give an event name");
-                return RCUPROF_EXIT_USAGE;
-            }
-            snprintf(c->sample_event, sizeof(c->sample_event), "%s", optarg);
-            break;
-        case 'P':
-            if (strcmp(optarg, "on") != 0 && strcmp(optarg, "off") != 0) {
-                rcuprof_stress_error("usage", "--probes '%s': use on or off", optarg);
-                return RCUPROF_EXIT_USAGE;
-            }
-            probes_on = strcmp(optarg, "on") == 0;
-            break;
-        case 'K':
-            if (parse_u64("probe-every", optarg, 1, 1u << 30, &v))
-                return RCUPROF_EXIT_USAGE;
-            probe_every = (unsigned)v;
-            break;
-        case 'B':
-            if (parse_u64("reclaim-batch", optarg, 0, 1000000000, &v))
-                return RCUPROF_EXIT_USAGE;
-            c->reclaim_batch = v;
-            c->reclaim_batch_set = 1;
-            break;
-        case 'V':
+static const struct rcuprof_opt action_rows[] = {
+    RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "version", 'V', "", "", 0, 0,
+                        NULL),
+    RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 'h', "", "", 0, 0, NULL),
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: rcuprof-stress-<variant> [options]\n"
+               "One measurement; prints one JSON object (docs/interfaces.md).\n\n");
+    rcuprof_opts_help(f, driver_rows, sizeof(driver_rows) / sizeof(driver_rows[0]),
+                      1, NULL);
+    fprintf(f, "  -V, --version              print this driver's build as JSON\n");
+}
+
+/* The defaults, then argv, into c; 0 or the exit code (message printed). */
+static int parse_options(struct rcuprof_config *c, int argc, char **argv)
+{
+    const struct rcuprof_opt_group groups[] = {
+        { driver_rows, sizeof(driver_rows) / sizeof(driver_rows[0]), c,
+          NULL, NULL, 1, NULL },
+        { action_rows, sizeof(action_rows) / sizeof(action_rows[0]), NULL,
+          NULL, NULL, 1, NULL },
+    };
+    struct rcuprof_opts_result res;
+    char err[512];
+
+    memset(c, 0, sizeof(*c));
+    if (rcuprof_opts_defaults(groups, 1, err, sizeof(err)) != 0) {
+        rcuprof_stress_error("internal", "option table: %s", err);
+        return RCUPROF_EXIT_SYSTEM;
+    }
+    switch (rcuprof_opts_parse(groups, 2, argc, argv, 1, &res)) {
+    case RCUPROF_OPTS_OK:
+        break;
+    case RCUPROF_OPTS_STOP:
+        if (res.row->ch == 'V') {
             printf("%s\n", rcuprof_build_json);
             exit(0);
-        case 'h':
-            usage(stdout);
-            exit(0);
-        default:
-            if (optopt > 0 && optopt < 128 && strchr(shortopts, optopt) != NULL)
-                rcuprof_stress_error("usage", "option -%c needs a value: see --help",
-                                     optopt);
-            else
-                rcuprof_stress_error("usage", "unknown option '%s': see --help",
-                                     argv[optind - 1]);
-            return RCUPROF_EXIT_USAGE;
         }
+        usage(stdout);
+        exit(0);
+    case RCUPROF_OPTS_MISSING:
+        rcuprof_stress_error("usage", "option -%c needs a value: see --help",
+                             res.row->ch);
+        return RCUPROF_EXIT_USAGE;
+    case RCUPROF_OPTS_BAD:
+        rcuprof_stress_error("usage", "%s", res.msg);
+        return RCUPROF_EXIT_USAGE;
+    default:
+        rcuprof_stress_error("usage", "unknown option '%s': see --help",
+                             res.arg);
+        return RCUPROF_EXIT_USAGE;
     }
-    if (optind < argc) {
+    if (res.first_arg < argc) {
         rcuprof_stress_error("usage", "unexpected argument '%s': see --help",
-                             argv[optind]);
+                             argv[res.first_arg]);
         return RCUPROF_EXIT_USAGE;
     }
     return 0;
@@ -616,7 +491,7 @@ int main(int argc, char **argv)
     int rc;
 
     memset(&run, 0, sizeof(run));
-    rc = set_defaults_and_parse(&run.cfg, argc, argv);
+    rc = parse_options(&run.cfg, argc, argv);
     if (rc != 0)
         return rc;
     run.view.threads = run.cfg.threads;
@@ -679,8 +554,9 @@ int main(int argc, char **argv)
 
 #ifdef RCUPROF_HAVE_PROBES
     /* Before any writer or worker starts: switch, K, the layer's own cost. */
-    if (rcuprof_probe_readout_setup(&probes, run.cfg.threads, probes_on,
-                                    probe_every, err, sizeof(err)) != 0) {
+    if (rcuprof_probe_readout_setup(&probes, run.cfg.threads, run.cfg.probes,
+                                    run.cfg.probe_every, err,
+                                    sizeof(err)) != 0) {
         rcuprof_stress_error("system", "%s", err);
         rcuprof_probe_readout_free(probes);
         rcuprof_counters_free(ctr);

@@ -39,6 +39,7 @@ enum rcuprof_exit {
 # define RCUPROF_COMPAT_UNPADDED       0x8  /* counts[id]++ in one array */
 # define RCUPROF_COMPAT_PERFTOOLS      0xf
 
+/* The driver's options: one field per row of src/common/rcuprof_opts.def. */
 struct rcuprof_config {
     unsigned threads;
     uint64_t duration_ms;
@@ -63,6 +64,8 @@ struct rcuprof_config {
     char sample_event[128];
     uint64_t reclaim_batch;     /* --reclaim-batch, if reclaim_batch_set */
     int reclaim_batch_set;
+    int probes;                 /* --probes on (probes/probe_readout.c) */
+    unsigned probe_every;       /* --probe-every K */
 };
 
 /*
