@@ -40,7 +40,8 @@ int rcuprof_metric_parse(const char *s)
 
 static double metric_of(const rcuprof_point *p, int metric)
 {
-    return metric == RCUPROF_METRIC_CPU ? p->cpu_ns_per_op : p->wall_ns_per_op;
+    return metric == RCUPROF_METRIC_CPU ? p->result.cpu_ns_per_op
+                                     : p->result.wall_ns_per_op;
 }
 
 int rcuprof_table_oversubscribed(const rcuprof_table *t, size_t ti)
@@ -120,8 +121,8 @@ static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
         return;
     for (i = 0; i < n; i++) {
         x[i] = metric_of(&rs->points[idx[i]], t->metric);
-        if (isfinite(rs->points[idx[i]].ops_per_s))
-            y[k++] = rs->points[idx[i]].ops_per_s;
+        if (isfinite(rs->points[idx[i]].result.ops_per_s))
+            y[k++] = rs->points[idx[i]].result.ops_per_s;
     }
     rcuprof_stats_describe(x, n, LEVEL, &c->s);
     c->tput_mean = c->tput_lo = c->tput_hi = NAN;
@@ -281,9 +282,10 @@ int rcuprof_table_build(const rcuprof_results *rs, const char *baseline,
         t->threads[t->nthreads++] = p->threads;
         if (p->status == RCUPROF_POINT_OK) {
             nok++;
-            if (p->cpus_allowed > 0
-                && (t->cpus_allowed == 0 || p->cpus_allowed < t->cpus_allowed))
-                t->cpus_allowed = p->cpus_allowed;
+            if (p->result.cpus_allowed > 0
+                && (t->cpus_allowed == 0
+                    || p->result.cpus_allowed < t->cpus_allowed))
+                t->cpus_allowed = p->result.cpus_allowed;
         }
     }
     if (nok == 0) {

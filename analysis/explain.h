@@ -15,6 +15,7 @@
 # include <stddef.h>
 # include <jansson.h>
 
+# include "record.h"
 # include "results.h"
 
 # define RCUPROF_EXPLAIN_SCHEMA "rcuprof-explain/1"
@@ -92,42 +93,13 @@ int rcuprof_explain_detect_results(const rcuprof_results *rs, size_t vi,
 /* ---------------------------------------------------------------------- */
 /* Metrics of one run and their aggregate                                  */
 
-# define RCUPROF_EXPLAIN_MAX_CPUS_USED 64
+# define RCUPROF_EXPLAIN_MAX_CPUS_USED RCUPROF_RECORD_MAX_CPUS
 
-typedef struct rcuprof_explain_run_st {
-    int ok;
-    unsigned threads;
-    unsigned cpus_allowed;
-    int oversubscribed;
-    double wall_ns, ops;
-    double wall_ns_per_op, cpu_ns_per_op, util;
-    double runq_share;          /* run-queue time / (wall x threads) */
-    double runq_ns_per_kop, vcsw_per_kop, ivcsw_per_kop, migr_per_kop;
-    double steal_ms, steal_share; /* steal over (window x CPUs online) */
-    double loadavg1;
-    int pinned;                 /* the plan pins at least one thread */
-    int placed;                 /* 1 every pinned thread started and ended
-                                 * on its planned CPU; 0 not; -1 unknown */
-    unsigned misplaced;         /* threads that did not */
-    int cpus_used[RCUPROF_EXPLAIN_MAX_CPUS_USED]; /* cpu_start/cpu_end */
-    size_t ncpus_used;
-    double rtt_before, rtt_after;  /* run.line_rtt, ns; NAN if none */
-    int have_probes;
-    double probe_retries;       /* per acquisition; NAN if not found */
-    double probe_slow;          /* slow-path fetches per 1k fetches */
-    double probe_wait;          /* writer wait ns per sync */
-    int have_churn;
-    double writes_per_s;
-    int have_counters;
-    int counters_hw;            /* some hardware event was counted */
-    double coherence_per_kop;   /* sum of the counted coherence events */
-    double cycles_per_ns;       /* cycles / CPU ns (GHz); NAN if none */
-    char counters_note[160];    /* why hardware events were not counted */
-    double on_cpu_share, off_cpu_share; /* sampling; NAN when off */
-} rcuprof_explain_run;
+/* One run's figures: the decoded driver result (record.h), whose ok is
+ * the one rule of a measurement. */
+typedef rcuprof_record rcuprof_explain_run;
 
-/* Read a driver result (rcuprof-run/1) defensively; never fails: what is
- * absent stays NAN / 0. */
+/* rcuprof_record_decode: never fails; what is absent stays NAN / 0. */
 void rcuprof_explain_run_from_json(const json_t *res,
                                    rcuprof_explain_run *out);
 

@@ -278,8 +278,8 @@ int rcuprof_explain_detect_results(const rcuprof_results *rs, size_t vi,
     }
     for (i = 0; i < rs->npoints; i++) {
         const rcuprof_point *p = &rs->points[i];
-        double v = metric == RCUPROF_METRIC_CPU ? p->cpu_ns_per_op
-                                                : p->wall_ns_per_op;
+        double v = metric == RCUPROF_METRIC_CPU ? p->result.cpu_ns_per_op
+                                                : p->result.wall_ns_per_op;
 
         if (p->variant != vi || p->status != RCUPROF_POINT_OK
             || !(v > 0) || !isfinite(v))

@@ -152,13 +152,6 @@ static int get_uint(json_t *o, const char *key, unsigned *out)
     return 0;
 }
 
-static double get_num(json_t *o, const char *key)
-{
-    json_t *v = json_object_get(o, key);
-
-    return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 /* The header's checks; a one-line reason in err. */
 static int check_header(json_t *h, char *err, size_t errlen)
 {
@@ -205,11 +198,11 @@ static int check_header(json_t *h, char *err, size_t errlen)
 static int parse_point(rcuprof_results *rs, json_t *j, size_t file,
                        rcuprof_point *p)
 {
-    json_t *res, *run, *env;
     const char *variant, *msg;
     long vi;
 
     memset(p, 0, sizeof(*p));
+    rcuprof_record_init(&p->result);
     if (!json_is_object(j)
         || !json_is_string(json_object_get(j, "type"))
         || strcmp(json_string_value(json_object_get(j, "type")), "point") != 0)
@@ -224,38 +217,16 @@ static int parse_point(rcuprof_results *rs, json_t *j, size_t file,
         || get_uint(j, "seq", &p->seq) != 0)
         return -1;
     p->file = file;
-    p->wall_ns_per_op = p->cpu_ns_per_op = p->ops_per_s = NAN;
-    p->retries_per_acq = p->slow_per_kfetch = NAN;
-    res = json_object_get(j, "result");
-    run = json_object_get(res, "run");
-    env = json_object_get(res, "env");
     if (p->status == RCUPROF_POINT_OK) {
-        p->wall_ns_per_op = get_num(run, "wall_ns_per_op");
-        p->cpu_ns_per_op = get_num(run, "cpu_ns_per_op");
-        p->ops_per_s = get_num(run, "ops_per_s");
-        {
-            json_t *sum = json_object_get(json_object_get(res, "probes"),
-                                          "summary");
-
-            if (json_is_number(json_object_get(sum, "retries_per_acquisition")))
-                p->retries_per_acq = json_number_value(
-                    json_object_get(sum, "retries_per_acquisition"));
-            if (json_is_number(json_object_get(sum, "slow_fetches_per_kfetch")))
-                p->slow_per_kfetch = json_number_value(
-                    json_object_get(sum, "slow_fetches_per_kfetch"));
-        }
-        if (!(p->wall_ns_per_op > 0) || !(p->cpu_ns_per_op >= 0))
+        /* The one rule (record.h): an ok point is a measurement. */
+        rcuprof_record_decode(json_object_get(j, "result"), &p->result);
+        p->result.samples = NULL;       /* the line's JSON goes */
+        if (!p->result.ok)
             return -1;
-        if (get_uint(env, "cpus_allowed", &p->cpus_allowed) != 0)
-            p->cpus_allowed = 0;
-        if (rs->files[file].host == NULL
-            && json_is_string(json_object_get(env, "hostname"))) {
-            rs->files[file].host =
-                strdup(json_string_value(json_object_get(env, "hostname")));
-            rs->files[file].kernel =
-                strdup(json_is_string(json_object_get(env, "kernel"))
-                       ? json_string_value(json_object_get(env, "kernel"))
-                       : "?");
+        if (rs->files[file].host == NULL && p->result.host[0] != '\0') {
+            rs->files[file].host = strdup(p->result.host);
+            rs->files[file].kernel = strdup(p->result.kernel[0] != '\0'
+                                            ? p->result.kernel : "?");
         }
     }
     msg = json_string_value(json_object_get(j, "message"));

@@ -11,6 +11,7 @@
 # include <jansson.h>
 
 # include "rcuprof_stats.h"
+# include "record.h"
 
 # define RCUPROF_RESULTS_SCHEMA "rcuprof-results/1"
 # define RCUPROF_COMPARE_SCHEMA "rcuprof-compare/1"
@@ -47,11 +48,9 @@ typedef struct rcuprof_point_st {
     unsigned block, threads, order, seq;
     size_t variant;             /* index into rcuprof_results.variants */
     int status;
-    /* From result.run / result.env; NAN or 0 when absent (failed runs). */
-    double wall_ns_per_op, cpu_ns_per_op, ops_per_s;
-    /* From result.probes.summary (probe layer); NAN when absent. */
-    double retries_per_acq, slow_per_kfetch;
-    unsigned cpus_allowed;
+    /* The point's driver result, decoded (record.h); an ok point's is a
+     * measurement, every other's holds no figure. */
+    rcuprof_record result;
     char *message;              /* failed runs: the driver's message */
 } rcuprof_point;
 
@@ -82,8 +81,9 @@ typedef struct rcuprof_results_st {
  * A missing, unreadable or empty file, a first line that is not a valid
  * header (JSON object, type "header", schema RCUPROF_RESULTS_SCHEMA, a
  * spec whose hash is spec_hash): -1 with a one-line reason in err.  A
- * later line that is not a valid point is skipped and counted
- * (n_corrupt); a last line without its newline is ignored (torn).
+ * later line that is not a valid point (an ok point's result must decode
+ * as a measurement, record.h) is skipped and counted (n_corrupt); a last
+ * line without its newline is ignored (torn).
  */
 int rcuprof_results_read(rcuprof_results *rs, const char *path,
                          char *err, size_t errlen);

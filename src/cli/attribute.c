@@ -8,19 +8,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "record.h"
 #include "rcuprof_symbolize.h"
 
-/* The report of a result's samples, or NULL with a message. */
-json_t *rcuprof_attribute_result(const json_t *res, unsigned top, int folded,
-                                 char *err, size_t n)
+/* The report of a decoded result's samples, or NULL with a message. */
+json_t *rcuprof_attribute_record(const rcuprof_record *rec, unsigned top,
+                                 int folded, char *err, size_t n)
 {
     struct rcuprof_attribute_opts o = { top, folded };
 
-    if (!json_is_object(json_object_get(res, "samples"))) {
+    if (rec->samples == NULL) {
         snprintf(err, n, "the result has no samples: run it with --sample on");
         return NULL;
     }
-    return rcuprof_attribute(res, NULL, &o, err, n);
+    return rcuprof_attribute(rec->samples, NULL, &o, err, n);
 }
 
 struct attribute_args {
@@ -55,6 +56,7 @@ int rcuprof_cmd_attribute(int argc, char **argv)
     char err[1024];
     json_error_t je;
     json_t *res, *rep;
+    rcuprof_record rec;
 
     rc = rcuprof_cmd_parse(&co, argc, argv, &action, &first);
     if (rc > 0) {
@@ -80,7 +82,8 @@ int rcuprof_cmd_attribute(int argc, char **argv)
                     file, je.text, je.line);
         return RCUPROF_ERR_USAGE;
     }
-    rep = rcuprof_attribute_result(res, a.top, a.folded, err, sizeof(err));
+    rcuprof_record_decode(res, &rec);
+    rep = rcuprof_attribute_record(&rec, a.top, a.folded, err, sizeof(err));
     json_decref(res);
     if (rep == NULL) {
         rcuprof_err("attribute: %s: %s", file, err);

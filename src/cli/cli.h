@@ -105,10 +105,13 @@ int rcuprof_cmd_report(int argc, char **argv);
 /* explain.c (issue 10; explain.h has the pure parts) */
 int rcuprof_cmd_explain(int argc, char **argv);
 
-/* attribute.c */
+/* attribute.c: the attribution report of a decoded result's samples (the
+ * record must outlive nothing: its samples point into the result JSON). */
+struct rcuprof_record_st;
 int rcuprof_cmd_attribute(int argc, char **argv);
-json_t *rcuprof_attribute_result(const json_t *res, unsigned top, int folded,
-                                 char *err, size_t n);
+json_t *rcuprof_attribute_record(const struct rcuprof_record_st *rec,
+                                 unsigned top, int folded, char *err,
+                                 size_t n);
 
 /* events.c */
 int rcuprof_cmd_events(int argc, char **argv);

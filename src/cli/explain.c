@@ -488,29 +488,24 @@ static int run_one(struct explain *x, struct cell *cl, int first,
     }
     rcuprof_driver_result_free(&r);
     if (!failed) {
-        rcuprof_explain_run_from_json(res, &run);
+        rcuprof_record_decode(res, &run);
         failed = !run.ok;
         if (x->host[0] == '\0') {
-            const json_t *env = json_object_get(res, "env");
-
             snprintf(x->host, sizeof(x->host), "%s",
-                     json_is_string(json_object_get(env, "hostname"))
-                     ? json_string_value(json_object_get(env, "hostname"))
-                     : "?");
+                     run.host[0] ? run.host : "?");
             snprintf(x->kernel, sizeof(x->kernel), "%s",
-                     json_is_string(json_object_get(env, "kernel"))
-                     ? json_string_value(json_object_get(env, "kernel"))
-                     : "?");
+                     run.kernel[0] ? run.kernel : "?");
         }
-        if (json_is_object(json_object_get(res, "samples"))) {
+        if (run.samples != NULL) {
             char aerr[256];
-            json_t *rep = rcuprof_attribute_result(res, 5, 0, aerr,
+            json_t *rep = rcuprof_attribute_record(&run, 5, 0, aerr,
                                                    sizeof(aerr));
 
             if (rep != NULL)
                 rcuprof_explain_run_samples(rep, &run);
             json_decref(rep);
         }
+        run.samples = NULL;     /* res goes */
     }
     if (failed)
         x->runs_failed++;
@@ -558,56 +553,38 @@ struct sweep_ctx {
     double min, max, jump;
 };
 
-static void sweep_rtt_read(const char *path, const char *variant,
+/* The line round trips of the sweep's ok runs of VARIANT (decoded). */
+static void sweep_rtt_read(const rcuprof_results *rs, const char *variant,
                            struct sweep_ctx *s)
 {
-    FILE *f = fopen(path, "r");
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
+    size_t i;
 
-    if (f == NULL)
-        return;
-    while ((len = getline(&line, &cap, f)) > 0) {
-        json_t *j = json_loadb(line, (size_t)len, 0, NULL);
-        const json_t *rtt;
-        double b, a;
+    for (i = 0; i < rs->npoints; i++) {
+        const rcuprof_point *p = &rs->points[i];
+        double b = p->result.rtt_before, a = p->result.rtt_after;
 
-        if (j == NULL)
+        if (p->status != RCUPROF_POINT_OK
+            || strcmp(rs->variants[p->variant], variant) != 0)
             continue;
-        rtt = json_object_get(json_object_get(json_object_get(j, "result"),
-                                              "run"), "line_rtt");
-        if (json_is_string(json_object_get(j, "variant"))
-            && strcmp(json_string_value(json_object_get(j, "variant")),
-                      variant) == 0 && json_is_object(rtt)) {
-            unsigned t = (unsigned)json_integer_value(
-                json_object_get(j, "threads"));
+        if (b > 0 && a > 0) {
+            double jump = fmax(a / b, b / a);
 
-            b = json_number_value(json_object_get(rtt, "before_ns"));
-            a = json_number_value(json_object_get(rtt, "after_ns"));
-            if (b > 0 && a > 0) {
-                double jump = fmax(a / b, b / a);
-
-                if (!(s->jump >= jump))
-                    s->jump = jump;
-            }
-            if (b > 0 && s->n < sizeof(s->rtt) / sizeof(s->rtt[0])) {
-                s->threads[s->n] = t;
-                s->rtt[s->n++] = b;
-            }
-            if (a > 0 && s->n < sizeof(s->rtt) / sizeof(s->rtt[0])) {
-                s->threads[s->n] = t;
-                s->rtt[s->n++] = a;
-            }
-            if (b > 0)
-                s->min = fmin(s->min, b), s->max = fmax(s->max, b);
-            if (a > 0)
-                s->min = fmin(s->min, a), s->max = fmax(s->max, a);
+            if (!(s->jump >= jump))
+                s->jump = jump;
         }
-        json_decref(j);
+        if (b > 0 && s->n < sizeof(s->rtt) / sizeof(s->rtt[0])) {
+            s->threads[s->n] = p->threads;
+            s->rtt[s->n++] = b;
+        }
+        if (a > 0 && s->n < sizeof(s->rtt) / sizeof(s->rtt[0])) {
+            s->threads[s->n] = p->threads;
+            s->rtt[s->n++] = a;
+        }
+        if (b > 0)
+            s->min = fmin(s->min, b), s->max = fmax(s->max, b);
+        if (a > 0)
+            s->min = fmin(s->min, a), s->max = fmax(s->max, a);
     }
-    free(line);
-    fclose(f);
 }
 
 static double sweep_rtt_at(const struct sweep_ctx *s, unsigned threads,
@@ -1068,8 +1045,7 @@ int rcuprof_cmd_explain(int argc, char **argv)
         sw->min = INFINITY;
         sw->max = -INFINITY;
         sw->jump = NAN;
-        for (i = 0; i < nres; i++)
-            sweep_rtt_read(argv[optind0 + i], x.variant, sw);
+        sweep_rtt_read(&rs, x.variant, sw);
     }
 
     /* Classify every case. */

@@ -84,9 +84,9 @@ static json_t *usl_json(const rcuprof_results *rs, const rcuprof_table *t,
         const rcuprof_point *p = &rs->points[i];
 
         if (p->variant == v && p->status == RCUPROF_POINT_OK
-            && p->threads <= t->cpus_allowed && p->ops_per_s > 0) {
+            && p->threads <= t->cpus_allowed && p->result.ops_per_s > 0) {
             x[n] = p->threads;
-            y[n++] = p->ops_per_s;
+            y[n++] = p->result.ops_per_s;
         }
     }
     rc = rcuprof_stats_usl_fit(x, y, n, 0.95, m);
@@ -170,7 +170,8 @@ static double probe_median(const rcuprof_results *rs, const char *variant,
         return NAN;
     for (i = 0; i < rs->npoints; i++) {
         const rcuprof_point *p = &rs->points[i];
-        double x = which == 0 ? p->retries_per_acq : p->slow_per_kfetch;
+        double x = which == 0 ? p->result.probe_retries
+                              : p->result.probe_slow;
 
         if (p->status == RCUPROF_POINT_OK && p->threads == threads
             && strcmp(rs->variants[p->variant], variant) == 0 && isfinite(x))

@@ -1,6 +1,7 @@
 /* `rcuprof run`: one measurement through the variant's driver. */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "record.h"
 #include "rcuprof_symbolize.h"
 
 #include <limits.h>
@@ -111,7 +112,11 @@ static void print_human(json_t *res)
     print_counters(json_object_get(res, "counters"), run);
     if (json_is_object(json_object_get(res, "samples"))) {
         char err[512];
-        json_t *rep = rcuprof_attribute_result(res, 10, 0, err, sizeof(err));
+        rcuprof_record rec;
+        json_t *rep;
+
+        rcuprof_record_decode(res, &rec);
+        rep = rcuprof_attribute_record(&rec, 10, 0, err, sizeof(err));
 
         printf("\n");
         if (rep != NULL)

@@ -317,16 +317,24 @@ static json_t *run_point(struct sweep *sw, const struct plan_point *p,
         if (msg[0] == '\0')
             snprintf(msg, sizeof(msg), "exit %d without a message", r.status);
     } else {
+        rcuprof_record rec;
+
         res = json_loads(r.out, 0, NULL);
+        if (res != NULL)
+            rcuprof_record_decode(res, &rec);
         if (res == NULL || !json_is_object(res)) {
             json_decref(res);
             res = NULL;
             status = RCUPROF_POINT_FAILED;
             snprintf(msg, sizeof(msg), "the driver printed no valid JSON");
+        } else if (!rec.ok) {
+            /* The one rule (record.h): kept, but not a measurement. */
+            status = RCUPROF_POINT_FAILED;
+            snprintf(msg, sizeof(msg), "the driver's result is not a measurement: %s",
+                     rec.why);
         } else {
             status = RCUPROF_POINT_OK;
-            *per_op = json_number_value(json_object_get(
-                json_object_get(res, "run"), "wall_ns_per_op"));
+            *per_op = rec.wall_ns_per_op;
         }
     }
     json_object_set_new(line, "status",

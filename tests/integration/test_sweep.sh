@@ -124,6 +124,20 @@ rows = [json.loads(l) for l in open('$TMP/s4/results.jsonl')][1:]
 st = {r['variant']: r['status'] for r in rows}
 assert st == {'$B': 'timeout', '$A': 'ok'}, st
 " && pass "a hung run is killed, recorded as timeout, and the sweep goes on" || fail "timeout record"
+# A driver result that is not a measurement (no op in the window): the
+# point is failed with the decoder's reason, its result kept (one rule for a
+# bad value: analysis/record.h).
+printf '#!/bin/sh\necho "{\\"schema\\":\\"rcuprof-run/1\\",\\"run\\":{\\"threads\\":1,\\"wall_ns_per_op\\":null,\\"cpu_ns_per_op\\":null}}"\n' > "$fake/rcuprof-stress-$B"
+RCUPROF_BINDIR=$fake "$fake/rcuprof" sweep --variants "$A","$B" --threads 1 --reps 1 "${RUN[@]}" --out "$TMP/s6" >/dev/null 2>&1
+rc=$?
+"$PY" -c "
+import json
+rows = [json.loads(l) for l in open('$TMP/s6/results.jsonl')][1:]
+st = {r['variant']: r for r in rows}
+b = st['$B']
+assert b['status'] == 'failed' and 'not a measurement' in b['message'] and 'run.wall_ns_per_op' in b['message'] and b['result'] is not None, b
+assert st['$A']['status'] == 'ok'
+" && [ "$rc" -eq 1 ] && pass "a result that is not a measurement is a failed point, with the reason" || fail "invalid result record (exit $rc)"
 # A failing fetch in the real driver (exit 4): failed, with the driver's message.
 RCUPROF_INJECT_FETCH_FAILURE=1 "$RCUPROF" sweep --variants "$A" --threads 1 --reps 1 "${RUN[@]}" --out "$TMP/s5" >/dev/null 2>&1
 "$PY" -c "

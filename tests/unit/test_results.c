@@ -220,9 +220,9 @@ static void test_read_torn_and_corrupt(void **state)
     assert_string_equal(rs.variants[0], "a");
     assert_int_equal(rs.points[1].status, RCUPROF_POINT_CRASHED);
     assert_string_equal(rs.points[1].message, "boom");
-    assert_true(isnan(rs.points[1].wall_ns_per_op));
-    assert_near(rs.points[2].wall_ns_per_op, 110, 0);
-    assert_int_equal(rs.points[2].cpus_allowed, 1);
+    assert_true(isnan(rs.points[1].result.wall_ns_per_op));
+    assert_near(rs.points[2].result.wall_ns_per_op, 110, 0);
+    assert_int_equal(rs.points[2].result.cpus_allowed, 1);
     assert_string_equal(rs.files[0].host, "h");
     rcuprof_results_free(&rs);
     free(text);
