@@ -3,8 +3,10 @@
  * and thread count the descriptives; per variant against the baseline the
  * change from paired blocks (per-block ratios; Wilcoxon signed-rank), the
  * unpaired Welch and Mann-Whitney tests, Holm's correction over the table
- * and the minimum detectable effect.  The statistics are analysis/'s
- * (rcuprof_stats); this file pairs, tabulates and formats.
+ * and the minimum detectable effect; the medians of the probe figures and
+ * each variant's Universal Scalability Law fit.  The statistics are
+ * rcuprof_stats's; this file pairs and tabulates.  The writers
+ * (analysis/report/) format what it computed.
  */
 #define _GNU_SOURCE
 #include "rcuprof_util.h"
@@ -20,6 +22,7 @@
 #define ALPHA 0.05
 #define POWER 0.8
 #define OUTLIER_Z 3.5
+#define USL_MIN_COUNTS 5
 
 const char *rcuprof_metric_name(int metric)
 {
@@ -107,6 +110,28 @@ static void holm_column(rcuprof_table *t, size_t off_raw, size_t off_adj,
                             + off_adj) = buf[m++];
 }
 
+/*
+ * Median over the points idx[0..n) of a probe figure (0: retries per
+ * acquisition, 1: slow-path fetches per 1k); NAN if none carries it.
+ */
+static double probe_median(const rcuprof_results *rs, const size_t *idx,
+                           size_t n, int which, double *buf)
+{
+    size_t i, m = 0;
+    double q;
+
+    for (i = 0; i < n; i++) {
+        const rcuprof_record *r = &rs->points[idx[i]].result;
+        double x = which == 0 ? r->probe_retries : r->probe_slow;
+
+        if (isfinite(x))
+            buf[m++] = x;
+    }
+    if (m == 0 || rcuprof_stats_quantile(buf, m, 0.5, &q) != RCUPROF_STATS_OK)
+        return NAN;
+    return q;
+}
+
 static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
                        size_t ti, size_t v, const size_t *idx, size_t n,
                        double *x, double *y, struct rcuprof_sb *noisy,
@@ -117,6 +142,7 @@ static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
     size_t i, k = 0;
 
     c->n = n;
+    c->probe_retries = c->probe_slow = NAN;
     if (n == 0)
         return;
     for (i = 0; i < n; i++) {
@@ -131,6 +157,10 @@ static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
         c->tput_lo = ts.mean_lo;
         c->tput_hi = ts.mean_hi;
     }
+    c->probe_retries = probe_median(rs, idx, n, 0, y);
+    c->probe_slow = probe_median(rs, idx, n, 1, y);
+    if (isfinite(c->probe_retries) || isfinite(c->probe_slow))
+        t->have_probes = 1;
     if (n >= 2) {
         c->noisy = rcuprof_stats_noisy(&c->s, RCUPROF_STATS_NOISY_CV) == 1;
         if (c->noisy)
@@ -233,6 +263,16 @@ static void change_stats(rcuprof_table *t, const rcuprof_results *rs,
     ch->p = ch->paired ? ch->p_wilcoxon : ch->have ? ch->p_mw : NAN;
 }
 
+static size_t n_tests(const rcuprof_table *t)
+{
+    size_t i, m = 0;
+
+    for (i = 0; i < t->nthreads * t->nvariants; i++)
+        if (i % t->nvariants != t->baseline && isfinite(t->changes[i].p))
+            m++;
+    return m;
+}
+
 int rcuprof_table_build(const rcuprof_results *rs, const char *baseline,
                         int metric, rcuprof_table *t, char *err,
                         size_t errlen)
@@ -245,6 +285,9 @@ int rcuprof_table_build(const rcuprof_results *rs, const char *baseline,
 
     memset(t, 0, sizeof(*t));
     t->metric = metric;
+    t->level = LEVEL;
+    t->alpha = ALPHA;
+    t->power = POWER;
     t->notes = json_array();
     if (rs->nvariants < 2) {
         snprintf(err, errlen, "the results hold %zu variant(s): a comparison needs two",
@@ -332,6 +375,15 @@ int rcuprof_table_build(const rcuprof_results *rs, const char *baseline,
     holm_column(t, offsetof(rcuprof_change, p),
                 offsetof(rcuprof_change, p_holm), buf);
 
+    t->ntests = n_tests(t);
+    t->runs_min = (size_t)-1;
+    for (i = 0; i < t->nthreads * t->nvariants; i++) {
+        if (t->cells[i].n < t->runs_min)
+            t->runs_min = t->cells[i].n;
+        if (t->cells[i].n > t->runs_max)
+            t->runs_max = t->cells[i].n;
+    }
+
     /* Notes: what a reader must know before trusting a row. */
     for (i = 0; i < rs->nfiles; i++) {
         const rcuprof_results_file *f = &rs->files[i];
@@ -399,274 +451,55 @@ void rcuprof_table_free(rcuprof_table *t)
 }
 
 /* ---------------------------------------------------------------------- */
-/* Formatting                                                              */
+/* The Universal Scalability Law, per variant                              */
 
-static size_t n_tests(const rcuprof_table *t)
+int rcuprof_table_usl(const rcuprof_results *rs, const rcuprof_table *t,
+                      size_t v, rcuprof_usl_fit *f)
 {
-    size_t i, m = 0;
+    double *x, *y;
+    size_t i, n = 0, counts = 0;
+    int rc;
 
-    for (i = 0; i < t->nthreads * t->nvariants; i++)
-        if (i % t->nvariants != t->baseline && isfinite(t->changes[i].p))
-            m++;
-    return m;
-}
-
-static void fmt_p(struct rcuprof_sb *b, double p)
-{
-    if (!isfinite(p))
-        rcuprof_sb_printf(b, "n/a");
-    else if (p < 0.001)
-        rcuprof_sb_printf(b, "<0.001");
-    else
-        rcuprof_sb_printf(b, "%.3f", p);
-}
-
-char *rcuprof_table_markdown(const rcuprof_table *t)
-{
-    struct rcuprof_sb b = { 0 };
-    const char *bl = t->variants[t->baseline];
-    size_t ti, v, k, nmin = (size_t)-1, nmax = 0, os = 0;
-
-    for (k = 0; k < t->nthreads * t->nvariants; k++) {
-        if (t->cells[k].n < nmin)
-            nmin = t->cells[k].n;
-        if (t->cells[k].n > nmax)
-            nmax = t->cells[k].n;
+    memset(f, 0, sizeof(*f));
+    for (i = 0; i < t->nthreads; i++)
+        counts += t->cpus_allowed > 0 && t->threads[i] <= t->cpus_allowed
+                  && t->cells[i * t->nvariants + v].n > 0;
+    if (t->cpus_allowed == 0) {
+        snprintf(f->reason, sizeof(f->reason),
+                 "not fitted: the CPU count is not in the results");
+        return 0;
     }
-    rcuprof_sb_printf(&b, "%s per op in usecs (%s / 1000): mean and std dev over ",
-              t->metric == RCUPROF_METRIC_CPU ? "CPU time" : "Wall time",
-              rcuprof_metric_name(t->metric));
-    if (nmin == nmax)
-        rcuprof_sb_printf(&b, "%zu runs", nmin);
-    else
-        rcuprof_sb_printf(&b, "%zu to %zu runs", nmin, nmax);
-    rcuprof_sb_printf(&b, " per cell; baseline %s.\n\n| threads |", bl);
-    /* Columns: the baseline first, then every other variant in order. */
-    for (k = 0; k < t->nvariants; k++) {
-        v = k == 0 ? t->baseline : (k <= t->baseline ? k - 1 : k);
-        rcuprof_sb_printf(&b, " %s usecs | %s std dev |", t->variants[v],
-                  t->variants[v]);
+    if (counts < USL_MIN_COUNTS) {
+        snprintf(f->reason, sizeof(f->reason),
+                 "not fitted: needs %d distinct thread counts at or below the %u CPUs, has %zu",
+                 USL_MIN_COUNTS, t->cpus_allowed, counts);
+        return 0;
     }
-    for (k = 1; k < t->nvariants; k++) {
-        v = k <= t->baseline ? k - 1 : k;
-        if (t->nvariants > 2)
-            rcuprof_sb_printf(&b, " %s change %% [95%% CI] | %s p (Holm) | %s MDE |",
-                      t->variants[v], t->variants[v], t->variants[v]);
-        else
-            rcuprof_sb_printf(&b, " change %% [95%% CI] | p (Holm) | MDE |");
+    x = malloc((rs->npoints + 1) * sizeof(*x));
+    y = malloc((rs->npoints + 1) * sizeof(*y));
+    if (x == NULL || y == NULL) {
+        free(x);
+        free(y);
+        snprintf(f->reason, sizeof(f->reason), "out of memory");
+        return -1;
     }
-    rcuprof_sb_printf(&b, "\n|--:|");
-    for (k = 0; k < t->nvariants; k++)
-        rcuprof_sb_printf(&b, "--:|--:|");
-    for (k = 1; k < t->nvariants; k++)
-        rcuprof_sb_printf(&b, "--:|--:|--:|");
-    rcuprof_sb_printf(&b, "\n");
-    for (ti = 0; ti < t->nthreads; ti++) {
-        int over = rcuprof_table_oversubscribed(t, ti);
+    for (i = 0; i < rs->npoints; i++) {
+        const rcuprof_point *p = &rs->points[i];
 
-        os += over;
-        rcuprof_sb_printf(&b, "| %u%s |", t->threads[ti], over ? " [^os]" : "");
-        for (k = 0; k < t->nvariants; k++) {
-            const rcuprof_cell *c;
-
-            v = k == 0 ? t->baseline : (k <= t->baseline ? k - 1 : k);
-            c = &t->cells[ti * t->nvariants + v];
-            if (c->n == 0)
-                rcuprof_sb_printf(&b, " n/a | n/a |");
-            else if (!isfinite(c->s.sd))
-                rcuprof_sb_printf(&b, " %.4f | n/a |", c->s.mean / 1000);
-            else
-                rcuprof_sb_printf(&b, " %.4f | %.4f |", c->s.mean / 1000,
-                          c->s.sd / 1000);
-        }
-        for (k = 1; k < t->nvariants; k++) {
-            const rcuprof_change *ch;
-
-            v = k <= t->baseline ? k - 1 : k;
-            ch = &t->changes[ti * t->nvariants + v];
-            if (!ch->have) {
-                rcuprof_sb_printf(&b, " n/a | n/a | n/a |");
-                continue;
-            }
-            rcuprof_sb_printf(&b, " %+.1f", ch->change_pct);
-            if (isfinite(ch->lo_pct) && isfinite(ch->hi_pct))
-                rcuprof_sb_printf(&b, " [%+.1f, %+.1f]", ch->lo_pct, ch->hi_pct);
-            rcuprof_sb_printf(&b, "%s | ", ch->paired ? "" : " (unpaired)");
-            fmt_p(&b, ch->p_holm);
-            if (isfinite(ch->mde_pct))
-                rcuprof_sb_printf(&b, " | %.1f%% |", ch->mde_pct);
-            else
-                rcuprof_sb_printf(&b, " | n/a |");
-        }
-        rcuprof_sb_printf(&b, "\n");
-    }
-    rcuprof_sb_printf(&b, "\nchange %%: the variant's per-op cost relative to %s "
-              "(negative = faster), the geometric mean of per-block ratios "
-              "with its 95%% t interval.  p: Wilcoxon signed-rank test on "
-              "those ratios, Holm-corrected over the table's %zu tests.  "
-              "MDE: the smallest change this noise and n detect "
-              "(alpha 0.05, power 0.8); a change below it is not resolved.\n",
-              bl, n_tests(t));
-    if (os > 0)
-        rcuprof_sb_printf(&b, "\n[^os]: More threads than the %u CPUs allowed: "
-                  "threads wait for a CPU, so the per-op wall time "
-                  "includes the wait.\n", t->cpus_allowed);
-    if (json_array_size(t->notes) > 0) {
-        json_t *n;
-
-        rcuprof_sb_printf(&b, "\nNotes:\n");
-        json_array_foreach(t->notes, k, n)
-            rcuprof_sb_printf(&b, "- %s\n", json_string_value(n));
-    }
-    return rcuprof_sb_done(&b);
-}
-
-static void csv_num(struct rcuprof_sb *b, double x)
-{
-    if (isfinite(x))
-        rcuprof_sb_printf(b, ",%.10g", x);
-    else
-        rcuprof_sb_printf(b, ",");
-}
-
-char *rcuprof_table_csv(const rcuprof_table *t)
-{
-    struct rcuprof_sb b = { 0 };
-    size_t ti, v;
-
-    rcuprof_sb_printf(&b, "metric,threads,oversubscribed,variant,baseline,n,failed,"
-              "mean_ns,median_ns,sd_ns,mean_lo_ns,mean_hi_ns,median_lo_ns,"
-              "median_hi_ns,cv,noisy,outliers,ops_per_s,paired,pairs,"
-              "change_pct,change_lo_pct,change_hi_pct,p,p_holm,p_wilcoxon,"
-              "p_wilcoxon_holm,p_welch,p_welch_holm,p_mw,p_mw_holm,mde_pct\n");
-    for (ti = 0; ti < t->nthreads; ti++) {
-        for (v = 0; v < t->nvariants; v++) {
-            const rcuprof_cell *c = &t->cells[ti * t->nvariants + v];
-            const rcuprof_change *ch = &t->changes[ti * t->nvariants + v];
-            int has = c->n > 0;
-
-            rcuprof_sb_printf(&b, "%s,%u,%d,%s,%s,%zu,%zu",
-                      rcuprof_metric_name(t->metric), t->threads[ti],
-                      rcuprof_table_oversubscribed(t, ti), t->variants[v],
-                      t->variants[t->baseline], c->n, c->failed);
-            csv_num(&b, has ? c->s.mean : NAN);
-            csv_num(&b, has ? c->s.median : NAN);
-            csv_num(&b, has ? c->s.sd : NAN);
-            csv_num(&b, has ? c->s.mean_lo : NAN);
-            csv_num(&b, has ? c->s.mean_hi : NAN);
-            csv_num(&b, has ? c->s.median_lo : NAN);
-            csv_num(&b, has ? c->s.median_hi : NAN);
-            csv_num(&b, has ? c->s.cv : NAN);
-            rcuprof_sb_printf(&b, ",%d,%zu", c->noisy, c->n_outliers);
-            csv_num(&b, has ? c->tput_mean : NAN);
-            if (v == t->baseline || !ch->have) {
-                rcuprof_sb_printf(&b, ",,%s,,,,,,,,,,,,\n",
-                          v == t->baseline ? "" : "0");
-                continue;
-            }
-            rcuprof_sb_printf(&b, ",%d,%zu", ch->paired, ch->n_pairs);
-            csv_num(&b, ch->change_pct);
-            csv_num(&b, ch->lo_pct);
-            csv_num(&b, ch->hi_pct);
-            csv_num(&b, ch->p);
-            csv_num(&b, ch->p_holm);
-            csv_num(&b, ch->p_wilcoxon);
-            csv_num(&b, ch->p_wilcoxon_holm);
-            csv_num(&b, ch->p_welch);
-            csv_num(&b, ch->p_welch_holm);
-            csv_num(&b, ch->p_mw);
-            csv_num(&b, ch->p_mw_holm);
-            csv_num(&b, ch->mde_pct);
-            rcuprof_sb_printf(&b, "\n");
+        if (p->variant == v && p->status == RCUPROF_POINT_OK
+            && p->threads <= t->cpus_allowed && p->result.ops_per_s > 0) {
+            x[n] = p->threads;
+            y[n++] = p->result.ops_per_s;
         }
     }
-    return rcuprof_sb_done(&b);
-}
-
-static json_t *jnum(double x)
-{
-    return isfinite(x) ? json_real(x) : json_null();
-}
-
-json_t *rcuprof_table_json(const rcuprof_table *t, const rcuprof_results *rs)
-{
-    json_t *j, *rows = json_array(), *files = json_array(), *vars = json_array();
-    size_t i, ti, v;
-
-    for (v = 0; v < t->nvariants; v++)
-        json_array_append_new(vars, json_string(t->variants[v]));
-    for (i = 0; rs != NULL && i < rs->nfiles; i++) {
-        const rcuprof_results_file *f = &rs->files[i];
-        size_t np = 0, k;
-
-        for (k = 0; k < rs->npoints; k++)
-            np += rs->points[k].file == i;
-        json_array_append_new(files, json_pack(
-            "{s:s, s:O, s:O, s:s?, s:s?, s:I, s:I, s:b}", "path", f->path,
-            "spec_hash", json_object_get(f->header, "spec_hash"),
-            "spec", json_object_get(f->header, "spec"),
-            "host", f->host, "kernel", f->kernel,
-            "points", (json_int_t)np, "corrupt_lines",
-            (json_int_t)f->n_corrupt, "torn", f->torn));
+    rc = rcuprof_stats_usl_fit(x, y, n, 0.95, &f->m);
+    free(x);
+    free(y);
+    if (rc != RCUPROF_STATS_OK) {
+        snprintf(f->reason, sizeof(f->reason), "not fitted: %s",
+                 rcuprof_stats_strerror(rc));
+        return 0;
     }
-    for (ti = 0; ti < t->nthreads; ti++) {
-        json_t *cells = json_object(), *changes = json_object();
-
-        for (v = 0; v < t->nvariants; v++) {
-            const rcuprof_cell *c = &t->cells[ti * t->nvariants + v];
-            const rcuprof_change *ch = &t->changes[ti * t->nvariants + v];
-            int has = c->n > 0;
-
-            json_object_set_new(cells, t->variants[v], json_pack(
-                "{s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, "
-                "s:I, s:o, s:o, s:o}",
-                "n", (json_int_t)c->n, "failed", (json_int_t)c->failed,
-                "mean", jnum(has ? c->s.mean : NAN),
-                "median", jnum(has ? c->s.median : NAN),
-                "sd", jnum(has ? c->s.sd : NAN),
-                "mean_lo", jnum(has ? c->s.mean_lo : NAN),
-                "mean_hi", jnum(has ? c->s.mean_hi : NAN),
-                "median_lo", jnum(has ? c->s.median_lo : NAN),
-                "median_hi", jnum(has ? c->s.median_hi : NAN),
-                "cv", jnum(has ? c->s.cv : NAN), "noisy", c->noisy,
-                "outliers", (json_int_t)c->n_outliers,
-                "ops_per_s", jnum(has ? c->tput_mean : NAN),
-                "ops_per_s_lo", jnum(has ? c->tput_lo : NAN),
-                "ops_per_s_hi", jnum(has ? c->tput_hi : NAN)));
-            if (v == t->baseline)
-                continue;
-            json_object_set_new(changes, t->variants[v], !ch->have
-                ? json_null() : json_pack(
-                "{s:b, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
-                "s:o, s:o, s:o, s:o}",
-                "paired", ch->paired, "pairs", (json_int_t)ch->n_pairs,
-                "change_pct", jnum(ch->change_pct),
-                "change_lo_pct", jnum(ch->lo_pct),
-                "change_hi_pct", jnum(ch->hi_pct),
-                "sd_log", jnum(ch->sd_log),
-                "p", jnum(ch->p), "p_holm", jnum(ch->p_holm),
-                "p_wilcoxon", jnum(ch->p_wilcoxon),
-                "p_wilcoxon_holm", jnum(ch->p_wilcoxon_holm),
-                "p_welch", jnum(ch->p_welch),
-                "p_welch_holm", jnum(ch->p_welch_holm),
-                "p_mw", jnum(ch->p_mw), "p_mw_holm", jnum(ch->p_mw_holm),
-                "mde_pct", jnum(ch->mde_pct)));
-        }
-        json_array_append_new(rows, json_pack(
-            "{s:I, s:b, s:o, s:o}", "threads", (json_int_t)t->threads[ti],
-            "oversubscribed", rcuprof_table_oversubscribed(t, ti),
-            "cells", cells, "changes", changes));
-    }
-    j = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:O, s:I, s:f, s:f, "
-                  "s:f}",
-                  "schema", RCUPROF_COMPARE_SCHEMA,
-                  "metric", rcuprof_metric_name(t->metric), "unit", "ns",
-                  "baseline", t->variants[t->baseline], "variants", vars,
-                  "files", files, "rows", rows, "notes", t->notes,
-                  "tests", (json_int_t)n_tests(t), "level", LEVEL,
-                  "alpha", ALPHA, "power", POWER);
-    if (j != NULL)
-        json_object_set_new(j, "cpus_allowed", t->cpus_allowed
-                            ? json_integer(t->cpus_allowed) : json_null());
-    return j;
+    f->fitted = 1;
+    return 0;
 }

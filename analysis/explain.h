@@ -299,19 +299,7 @@ void rcuprof_explain_classify(const rcuprof_explain_case *c,
 /* cost ratio target/reference of placement i (NAN if either missing). */
 double rcuprof_explain_excess(const rcuprof_explain_case *c, size_t i);
 
-/* ---------------------------------------------------------------------- */
-/* Output                                                                  */
-
-typedef struct rcuprof_explain_report_st {
-    json_t *json;               /* the whole explain.json (owned) */
-} rcuprof_explain_report;
-
-json_t *rcuprof_explain_agg_json(const rcuprof_explain_agg *a);
-json_t *rcuprof_explain_case_json(const rcuprof_explain_case *c,
-                                  const rcuprof_explain_verdict *v,
-                                  const char *summary);
-json_t *rcuprof_explain_detection_json(const rcuprof_explain_detection *d);
-/* explain.md from explain.json (everything the markdown shows is in it). */
-char *rcuprof_explain_markdown(const json_t *report);
+/* The output, explain.json and explain.md: analysis/report/explain.c
+ * (rcuprof_report.h). */
 
 #endif

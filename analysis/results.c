@@ -356,6 +356,7 @@ int rcuprof_results_read(rcuprof_results *rs, const char *path,
             }
             if (j != NULL && parse_point(rs, j, fi, &p) == 0) {
                 rs->points[rs->npoints++] = p;
+                f->points++;
             } else if (llen > 0) {
                 if (f->n_corrupt++ == 0)
                     f->first_corrupt = lineno;

@@ -1,7 +1,8 @@
 /*
  * Sweep results files (docs/interfaces.md, "Results file") and the
  * comparison table built from them (rcuprof compare, rcuprof report).
- * Everything here is pure (no driver, no terminal) so unit tests reach it.
+ * Everything here is pure (no driver, no terminal) so unit tests reach it;
+ * the writers of the table are analysis/report/rcuprof_report.h's.
  */
 #ifndef RCUPROF_RESULTS_H
 # define RCUPROF_RESULTS_H
@@ -63,6 +64,7 @@ typedef struct rcuprof_results_file_st {
     int torn;                   /* the last line had no newline: ignored */
     uint64_t good_len;          /* bytes up to the end of the last
                                  * complete line */
+    size_t points;              /* point lines read (valid ones) */
     char *host;                 /* env of the first ok point, or NULL */
     char *kernel;
 } rcuprof_results_file;
@@ -105,6 +107,9 @@ typedef struct rcuprof_cell_st {
     double tput_mean, tput_lo, tput_hi; /* ops_per_s: mean, t interval */
     size_t n_outliers;          /* modified z beyond 3.5 */
     int noisy;                  /* CV above RCUPROF_STATS_NOISY_CV */
+    /* Medians over the runs of the probe figures (record.h); NAN when no
+     * run carries them. */
+    double probe_retries, probe_slow;
 } rcuprof_cell;
 
 typedef struct rcuprof_change_st {
@@ -131,7 +136,19 @@ typedef struct rcuprof_table_st {
     rcuprof_cell *cells;        /* [t * nvariants + v] */
     rcuprof_change *changes;    /* [t * nvariants + v]; v != baseline */
     json_t *notes;              /* array of one-line strings */
+    double level, alpha, power; /* of the intervals, the tests, the MDE */
+    size_t ntests;              /* changes with a p-value (Holm's m) */
+    size_t runs_min, runs_max;  /* ok runs per cell, least and most */
+    int have_probes;            /* some cell has a probe figure */
 } rcuprof_table;
+
+/* One variant's Universal Scalability Law fit over its ok runs at or
+ * below the CPU count (at least 5 distinct counts there). */
+typedef struct rcuprof_usl_fit_st {
+    int fitted;
+    char reason[160];           /* not fitted: why */
+    rcuprof_stats_usl m;
+} rcuprof_usl_fit;
 
 /*
  * baseline: a variant name, or NULL for the first variant.  -1 with err on
@@ -142,20 +159,8 @@ int rcuprof_table_build(const rcuprof_results *rs, const char *baseline,
                         size_t errlen);
 void rcuprof_table_free(rcuprof_table *t);
 int rcuprof_table_oversubscribed(const rcuprof_table *t, size_t ti);
-
-/* Malloc'ed, NUL-terminated; NULL when memory ran out. */
-char *rcuprof_table_markdown(const rcuprof_table *t);
-char *rcuprof_table_csv(const rcuprof_table *t);
-json_t *rcuprof_table_json(const rcuprof_table *t, const rcuprof_results *rs);
-
-/* ---------------------------------------------------------------------- */
-/* CLI helpers (compare.c)                                                 */
-
-/*
- * Read every path into rs, printing a warning line for skipped lines; on
- * an error prints the one-line message (prefixed with cmd) and returns -1.
- */
-int rcuprof_results_load_all(rcuprof_results *rs, char *const *paths,
-                             size_t n, const char *cmd);
+/* Variant v's fit into f: 0 (fitted or not, f says), -1 out of memory. */
+int rcuprof_table_usl(const rcuprof_results *rs, const rcuprof_table *t,
+                      size_t v, rcuprof_usl_fit *f);
 
 #endif

@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "explain.h"
+#include "rcuprof_report.h"
 #include "rcuprof_util.h"
 
 #include <math.h>

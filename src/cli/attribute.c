@@ -9,7 +9,8 @@
 #include <string.h>
 
 #include "record.h"
-#include "rcuprof_symbolize.h"
+#include "rcuprof_attribute.h"
+#include "rcuprof_report.h"
 
 /* The report of a decoded result's samples, or NULL with a message. */
 json_t *rcuprof_attribute_record(const rcuprof_record *rec, unsigned top,

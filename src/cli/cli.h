@@ -113,6 +113,15 @@ json_t *rcuprof_attribute_record(const struct rcuprof_record_st *rec,
                                  unsigned top, int folded, char *err,
                                  size_t n);
 
+/*
+ * compare.c: read every path into rs, printing a warning line for skipped
+ * lines; on an error prints the one-line message (prefixed with cmd) and
+ * returns -1.
+ */
+struct rcuprof_results_st;
+int rcuprof_results_load_all(struct rcuprof_results_st *rs,
+                             char *const *paths, size_t n, const char *cmd);
+
 /* events.c */
 int rcuprof_cmd_events(int argc, char **argv);
 

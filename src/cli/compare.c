@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "rcuprof_report.h"
 #include "results.h"
 
 #include <stdlib.h>

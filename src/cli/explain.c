@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include "cli.h"
 #include "explain.h"
+#include "rcuprof_report.h"
 #include "results.h"
 #include "rcuprof_counters.h"
 #include "rcuprof_placement.h"

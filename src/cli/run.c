@@ -2,7 +2,8 @@
 #define _GNU_SOURCE
 #include "cli.h"
 #include "record.h"
-#include "rcuprof_symbolize.h"
+#include "rcuprof_attribute.h"
+#include "rcuprof_report.h"
 
 #include <limits.h>
 #include <math.h>

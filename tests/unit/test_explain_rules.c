@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "explain.h"
+#include "rcuprof_report.h"
 
 enum { NT = RCUPROF_EXPLAIN_NOT_TESTABLE, REF = RCUPROF_EXPLAIN_REFUTED,
        INC = RCUPROF_EXPLAIN_INCONCLUSIVE, SUP = RCUPROF_EXPLAIN_SUPPORTED };

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "results.h"
+#include "rcuprof_report.h"
 
 static char tmpdir[256];
 
