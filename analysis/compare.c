@@ -159,8 +159,9 @@ static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
     }
     c->probe_retries = probe_median(rs, idx, n, 0, y);
     c->probe_slow = probe_median(rs, idx, n, 1, y);
-    if (isfinite(c->probe_retries) || isfinite(c->probe_slow))
-        t->have_probes = 1;
+    t->have_retries |= isfinite(c->probe_retries);
+    t->have_slow |= isfinite(c->probe_slow);
+    t->have_probes = t->have_retries || t->have_slow;
     if (n >= 2) {
         c->noisy = rcuprof_stats_noisy(&c->s, RCUPROF_STATS_NOISY_CV) == 1;
         if (c->noisy)
@@ -273,23 +274,22 @@ static size_t n_tests(const rcuprof_table *t)
     return m;
 }
 
-int rcuprof_table_build(const rcuprof_results *rs, const char *baseline,
-                        int metric, rcuprof_table *t, char *err,
-                        size_t errlen)
-{
-    size_t i, ti, v, nok = 0, cap = rs->npoints + 1, unpaired = 0;
-    size_t *ia = NULL, *ib = NULL;
-    double *x = NULL, *y = NULL, *buf = NULL;
-    struct rcuprof_sb noisy = { 0 }, outl = { 0 }, failed = { 0 };
-    int rc = -1;
+/* The scratch space of one build. */
+struct build {
+    size_t *ia, *ib;
+    double *x, *y, *buf;
+    struct rcuprof_sb noisy, outl, failed;
+    size_t unpaired;
+};
 
-    memset(t, 0, sizeof(*t));
-    t->metric = metric;
-    t->level = LEVEL;
-    t->alpha = ALPHA;
-    t->power = POWER;
-    t->notes = json_array();
-    if (rs->nvariants < 2) {
+/* The variants and the baseline; -1 with err on bad input. */
+static int table_start(rcuprof_table *t, const rcuprof_results *rs,
+                       const char *baseline, int compare, char *err,
+                       size_t errlen)
+{
+    size_t v;
+
+    if (compare && rs->nvariants < 2) {
         snprintf(err, errlen, "the results hold %zu variant(s): a comparison needs two",
                  rs->nvariants);
         return -1;
@@ -308,17 +308,15 @@ int rcuprof_table_build(const rcuprof_results *rs, const char *baseline,
         }
         t->baseline = v;
     }
-    t->threads = malloc(cap * sizeof(*t->threads));
-    ia = malloc(cap * sizeof(*ia));
-    ib = malloc(cap * sizeof(*ib));
-    x = malloc(cap * sizeof(*x));
-    y = malloc(cap * sizeof(*y));
-    buf = malloc(cap * rs->nvariants * sizeof(*buf));
-    if (t->threads == NULL || ia == NULL || ib == NULL || x == NULL
-        || y == NULL || buf == NULL || t->notes == NULL) {
-        snprintf(err, errlen, "out of memory");
-        goto out;
-    }
+    return 0;
+}
+
+/* The thread counts and the CPUs (the fewest any ok run had). */
+static int table_counts(rcuprof_table *t, const rcuprof_results *rs,
+                        char *err, size_t errlen)
+{
+    size_t i, nok = 0;
+
     for (i = 0; i < rs->npoints; i++) {
         const rcuprof_point *p = &rs->points[i];
 
@@ -333,48 +331,60 @@ int rcuprof_table_build(const rcuprof_results *rs, const char *baseline,
     }
     if (nok == 0) {
         snprintf(err, errlen, "the results hold no successful run: run (or resume) the sweep");
-        goto out;
+        return -1;
     }
     t->nthreads = rcuprof_sort_uniq_uint(t->threads, t->nthreads);
-    t->cells = calloc(t->nthreads * t->nvariants, sizeof(*t->cells));
-    t->changes = calloc(t->nthreads * t->nvariants, sizeof(*t->changes));
-    if (t->cells == NULL || t->changes == NULL) {
-        snprintf(err, errlen, "out of memory");
-        goto out;
-    }
+    return 0;
+}
+
+/* Every cell, and (compare) every change against the baseline. */
+static void table_cells(rcuprof_table *t, const rcuprof_results *rs,
+                        int compare, struct build *b)
+{
+    size_t ti, v;
 
     for (ti = 0; ti < t->nthreads; ti++) {
         size_t na, nb, fa;
 
         for (v = 0; v < t->nvariants; v++) {
-            size_t nf, n = gather(rs, v, t->threads[ti], ia, &nf);
+            size_t nf, n = gather(rs, v, t->threads[ti], b->ia, &nf);
 
             t->cells[ti * t->nvariants + v].failed = nf;
             if (nf > 0)
-                rcuprof_sb_printf(&failed, "%s%s@%u x%zu", failed.len ? ", " : "",
-                          t->variants[v], t->threads[ti], nf);
-            cell_stats(t, rs, ti, v, ia, n, x, y, &noisy, &outl);
+                rcuprof_sb_printf(&b->failed, "%s%s@%u x%zu",
+                                  b->failed.len ? ", " : "", t->variants[v],
+                                  t->threads[ti], nf);
+            cell_stats(t, rs, ti, v, b->ia, n, b->x, b->y, &b->noisy,
+                       &b->outl);
         }
-        na = gather(rs, t->baseline, t->threads[ti], ia, &fa);
+        if (!compare)
+            continue;
+        na = gather(rs, t->baseline, t->threads[ti], b->ia, &fa);
         for (v = 0; v < t->nvariants; v++) {
             if (v == t->baseline)
                 continue;
-            nb = gather(rs, v, t->threads[ti], ib, &fa);
-            change_stats(t, rs, ti, v, ia, na, ib, nb, x, y);
+            nb = gather(rs, v, t->threads[ti], b->ib, &fa);
+            change_stats(t, rs, ti, v, b->ia, na, b->ib, nb, b->x, b->y);
             if (t->changes[ti * t->nvariants + v].have
                 && !t->changes[ti * t->nvariants + v].paired)
-                unpaired++;
+                b->unpaired++;
         }
     }
-    holm_column(t, offsetof(rcuprof_change, p_wilcoxon),
-                offsetof(rcuprof_change, p_wilcoxon_holm), buf);
-    holm_column(t, offsetof(rcuprof_change, p_welch),
-                offsetof(rcuprof_change, p_welch_holm), buf);
-    holm_column(t, offsetof(rcuprof_change, p_mw),
-                offsetof(rcuprof_change, p_mw_holm), buf);
-    holm_column(t, offsetof(rcuprof_change, p),
-                offsetof(rcuprof_change, p_holm), buf);
+}
 
+/* Holm over the table's tests, per test; the counts the writers show. */
+static void table_tests(rcuprof_table *t, struct build *b)
+{
+    size_t i;
+
+    holm_column(t, offsetof(rcuprof_change, p_wilcoxon),
+                offsetof(rcuprof_change, p_wilcoxon_holm), b->buf);
+    holm_column(t, offsetof(rcuprof_change, p_welch),
+                offsetof(rcuprof_change, p_welch_holm), b->buf);
+    holm_column(t, offsetof(rcuprof_change, p_mw),
+                offsetof(rcuprof_change, p_mw_holm), b->buf);
+    holm_column(t, offsetof(rcuprof_change, p),
+                offsetof(rcuprof_change, p_holm), b->buf);
     t->ntests = n_tests(t);
     t->runs_min = (size_t)-1;
     for (i = 0; i < t->nthreads * t->nvariants; i++) {
@@ -383,8 +393,14 @@ int rcuprof_table_build(const rcuprof_results *rs, const char *baseline,
         if (t->cells[i].n > t->runs_max)
             t->runs_max = t->cells[i].n;
     }
+}
 
-    /* Notes: what a reader must know before trusting a row. */
+/* Notes: what a reader must know before trusting a row. */
+static void table_notes(rcuprof_table *t, const rcuprof_results *rs,
+                        struct build *b)
+{
+    size_t i;
+
     for (i = 0; i < rs->nfiles; i++) {
         const rcuprof_results_file *f = &rs->files[i];
 
@@ -411,34 +427,89 @@ int rcuprof_table_build(const rcuprof_results *rs, const char *baseline,
             note(t, "different driver options: %s and %s were swept with other run options",
                  f0->path, f->path);
     }
-    if (failed.len > 0)
-        note(t, "failed runs, left out: %s", failed.p);
-    if (noisy.len > 0)
+    if (b->failed.len > 0)
+        note(t, "failed runs, left out: %s", b->failed.p);
+    if (b->noisy.len > 0)
         note(t, "noisy (CV above %.0f%%; changes below the MDE are not resolved): %s",
-             100 * RCUPROF_STATS_NOISY_CV, noisy.p);
-    if (outl.len > 0)
+             100 * RCUPROF_STATS_NOISY_CV, b->noisy.p);
+    if (b->outl.len > 0)
         note(t, "outliers (modified z-score beyond %.1f; kept in the figures): %s",
-             OUTLIER_Z, outl.p);
-    if (unpaired > 0)
+             OUTLIER_Z, b->outl.p);
+    if (b->unpaired > 0)
         note(t, "%zu row(s) have no common blocks: change from the means with Welch's interval, p from Mann-Whitney",
-             unpaired);
-    if (failed.oom || noisy.oom || outl.oom) {
+             b->unpaired);
+}
+
+/* The table: cells always, changes when compare is set. */
+static int table_make(const rcuprof_results *rs, const char *baseline,
+                      int metric, int compare, rcuprof_table *t, char *err,
+                      size_t errlen)
+{
+    size_t cap = rs->npoints + 1;
+    struct build b;
+    int rc = -1;
+
+    memset(t, 0, sizeof(*t));
+    memset(&b, 0, sizeof(b));
+    t->metric = metric;
+    t->level = LEVEL;
+    t->alpha = ALPHA;
+    t->power = POWER;
+    t->notes = json_array();
+    if (table_start(t, rs, baseline, compare, err, errlen) != 0)
+        return -1;
+    t->threads = malloc(cap * sizeof(*t->threads));
+    b.ia = malloc(cap * sizeof(*b.ia));
+    b.ib = malloc(cap * sizeof(*b.ib));
+    b.x = malloc(cap * sizeof(*b.x));
+    b.y = malloc(cap * sizeof(*b.y));
+    b.buf = malloc(cap * rs->nvariants * sizeof(*b.buf));
+    if (t->threads == NULL || b.ia == NULL || b.ib == NULL || b.x == NULL
+        || b.y == NULL || b.buf == NULL || t->notes == NULL) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    if (table_counts(t, rs, err, errlen) != 0)
+        goto out;
+    t->cells = calloc(t->nthreads * t->nvariants, sizeof(*t->cells));
+    t->changes = calloc(t->nthreads * t->nvariants, sizeof(*t->changes));
+    if (t->cells == NULL || t->changes == NULL) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    table_cells(t, rs, compare, &b);
+    table_tests(t, &b);
+    table_notes(t, rs, &b);
+    if (b.failed.oom || b.noisy.oom || b.outl.oom) {
         snprintf(err, errlen, "out of memory");
         goto out;
     }
     rc = 0;
  out:
-    free(ia);
-    free(ib);
-    free(x);
-    free(y);
-    free(buf);
-    free(noisy.p);
-    free(outl.p);
-    free(failed.p);
+    free(b.ia);
+    free(b.ib);
+    free(b.x);
+    free(b.y);
+    free(b.buf);
+    free(b.noisy.p);
+    free(b.outl.p);
+    free(b.failed.p);
     if (rc != 0)
         rcuprof_table_free(t);
     return rc;
+}
+
+int rcuprof_table_build(const rcuprof_results *rs, const char *baseline,
+                        int metric, rcuprof_table *t, char *err,
+                        size_t errlen)
+{
+    return table_make(rs, baseline, metric, 1, t, err, errlen);
+}
+
+int rcuprof_table_describe(const rcuprof_results *rs, int metric,
+                           rcuprof_table *t, char *err, size_t errlen)
+{
+    return table_make(rs, NULL, metric, 0, t, err, errlen);
 }
 
 void rcuprof_table_free(rcuprof_table *t)

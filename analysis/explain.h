@@ -82,6 +82,15 @@ int rcuprof_explain_detect(const unsigned *threads, const double *cost,
                            rcuprof_explain_detection *det);
 void rcuprof_explain_detection_free(rcuprof_explain_detection *det);
 
+/*
+ * One count's cost and interval from its n runs x[] (threads is left as
+ * it is): the median with its distribution-free interval from 6 runs, else
+ * (2-5 runs) the t interval of the mean widened to hold the median, else
+ * none.
+ */
+void rcuprof_explain_count_interval(const double *x, size_t n, double level,
+                                    rcuprof_explain_count *c);
+
 /* A finding the experiments should explain: every dip, and knees whose
  * intervals are separated. */
 int rcuprof_explain_finding_flagged(const rcuprof_explain_finding *f);

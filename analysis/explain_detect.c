@@ -20,8 +20,8 @@ struct count_runs {
 
 /* The interval of the median: distribution-free from 6 runs, else the
  * t interval of the mean widened to hold the median. */
-static void count_interval(const double *x, size_t n, double level,
-                           rcuprof_explain_count *c)
+void rcuprof_explain_count_interval(const double *x, size_t n, double level,
+                                    rcuprof_explain_count *c)
 {
     rcuprof_stats_summary s;
 
@@ -151,7 +151,8 @@ int rcuprof_explain_detect(const unsigned *threads, const double *cost,
     }
     for (i = 0; i < nu; i++) {
         det->counts[i].threads = uniq[i];
-        count_interval(cr[i].x, cr[i].n, level, &det->counts[i]);
+        rcuprof_explain_count_interval(cr[i].x, cr[i].n, level,
+                                       &det->counts[i]);
     }
 
     /* Dips, over the counts that have an interval. */

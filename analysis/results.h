@@ -139,7 +139,8 @@ typedef struct rcuprof_table_st {
     double level, alpha, power; /* of the intervals, the tests, the MDE */
     size_t ntests;              /* changes with a p-value (Holm's m) */
     size_t runs_min, runs_max;  /* ok runs per cell, least and most */
-    int have_probes;            /* some cell has a probe figure */
+    int have_probes;            /* some cell has a probe figure: */
+    int have_retries, have_slow;    /* retries; slow-path fetches */
 } rcuprof_table;
 
 /* One variant's Universal Scalability Law fit over its ok runs at or
@@ -157,6 +158,10 @@ typedef struct rcuprof_usl_fit_st {
 int rcuprof_table_build(const rcuprof_results *rs, const char *baseline,
                         int metric, rcuprof_table *t, char *err,
                         size_t errlen);
+/* The cells only, of any number of variants (no baseline, no changes):
+ * what the scaling report of each variant is made from. */
+int rcuprof_table_describe(const rcuprof_results *rs, int metric,
+                           rcuprof_table *t, char *err, size_t errlen);
 void rcuprof_table_free(rcuprof_table *t);
 int rcuprof_table_oversubscribed(const rcuprof_table *t, size_t ti);
 /* Variant v's fit into f: 0 (fitted or not, f says), -1 out of memory. */

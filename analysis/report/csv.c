@@ -67,3 +67,42 @@ char *rcuprof_table_csv(const rcuprof_table *t)
     }
     return rcuprof_sb_done(&b);
 }
+
+/* ---- the scaling report ------------------------------------------------- */
+
+char *rcuprof_scaling_csv(const rcuprof_scaling *s, size_t n)
+{
+    struct rcuprof_sb b = { 0 };
+    size_t i, k;
+
+    rcuprof_sb_printf(&b, "metric,threads,oversubscribed,variant,n,failed,"
+                      "median_ns,lo_ns,hi_ns,interval,ops_per_s,ops_per_s_lo,"
+                      "ops_per_s_hi,eff_first,eff_step,dip_vs,knee,worst,"
+                      "flagged,confidence\n");
+    for (i = 0; i < n; i++)
+        for (k = 0; k < s[i].nrows; k++) {
+            const rcuprof_scaling_row *r = &s[i].rows[k];
+
+            rcuprof_sb_printf(&b, "%s,%u,%d,%s,%zu,%zu",
+                              rcuprof_metric_name(s[i].metric), r->threads,
+                              r->oversubscribed, s[i].variant, r->n,
+                              r->failed);
+            csv_num(&b, r->cost);
+            csv_num(&b, r->lo);
+            csv_num(&b, r->hi);
+            rcuprof_sb_printf(&b, ",%s", r->interval);
+            csv_num(&b, r->tput);
+            csv_num(&b, r->tput_lo);
+            csv_num(&b, r->tput_hi);
+            csv_num(&b, r->eff_first);
+            csv_num(&b, r->eff_step);
+            if (r->dip)
+                rcuprof_sb_printf(&b, ",%u", r->dip_vs);
+            else
+                rcuprof_sb_printf(&b, ",");
+            rcuprof_sb_printf(&b, ",%d,%d,%d,%s\n", r->knee, r->worst,
+                              r->flagged,
+                              r->confidence != NULL ? r->confidence : "");
+        }
+    return rcuprof_sb_done(&b);
+}

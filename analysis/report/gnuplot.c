@@ -14,12 +14,14 @@
 
 const char *const *rcuprof_report_plots(const rcuprof_table *t)
 {
-    static const char *const outs[] = { "cost.png", "cost.svg",
-                                        "throughput.png", "throughput.svg",
-                                        "probes.png", "probes.svg", NULL };
-    static const char *const no_probes[] = { "cost.png", "cost.svg",
-                                             "throughput.png",
-                                             "throughput.svg", NULL };
+    static const char *const outs[] = {
+        "cost.png", "cost.svg", "throughput.png", "throughput.svg",
+        "efficiency.png", "efficiency.svg", "probes.png", "probes.svg", NULL
+    };
+    static const char *const no_probes[] = {
+        "cost.png", "cost.svg", "throughput.png", "throughput.svg",
+        "efficiency.png", "efficiency.svg", NULL
+    };
 
     return t->have_probes ? outs : no_probes;
 }
@@ -36,7 +38,7 @@ static void gp_quote(FILE *f, const char *s)
     fputc('\'', f);
 }
 
-char *rcuprof_report_gnuplot(const rcuprof_table *t, const rcuprof_usl_fit *fits,
+char *rcuprof_report_gnuplot(const rcuprof_table *t, const rcuprof_scaling *sc,
                              const char *dir)
 {
     char *text = NULL;
@@ -65,9 +67,10 @@ char *rcuprof_report_gnuplot(const rcuprof_table *t, const rcuprof_usl_fit *fits
                     c->tput_mean / 1e6, tl / 1e6, th / 1e6);
         }
         fprintf(f, "EOD\n");
-        if (fits[v].fitted)
+        if (sc[v].usl.fitted)
             fprintf(f, "usl%zu(x) = %.12g * x / (1 + %.12g * (x - 1) + %.12g * x * (x - 1)) / 1e6\n",
-                    v, fits[v].m.lambda, fits[v].m.sigma, fits[v].m.kappa);
+                    v, sc[v].usl.m.lambda, sc[v].usl.m.sigma,
+                    sc[v].usl.m.kappa);
     }
     /* Probe-layer figures, where the results carry them. */
     for (v = 0; v < t->nvariants; v++) {
@@ -80,6 +83,19 @@ char *rcuprof_report_gnuplot(const rcuprof_table *t, const rcuprof_usl_fit *fits
                 fprintf(f, "%u %.9g %.9g\n", t->threads[ti],
                         isfinite(r) ? r * 1e6 : NAN, isfinite(s) ? s : NAN);
         }
+        fprintf(f, "EOD\n");
+    }
+    /* Scaling efficiency (the scaling report of each variant). */
+    for (v = 0; v < t->nvariants; v++) {
+        size_t k;
+
+        fprintf(f, "$e%zu << EOD\n# threads eff_first eff_step\n", v);
+        for (k = 0; k < sc[v].nrows; k++)
+            if (isfinite(sc[v].rows[k].eff_first))
+                fprintf(f, "%u %.9g %.9g\n", sc[v].rows[k].threads,
+                        sc[v].rows[k].eff_first,
+                        isfinite(sc[v].rows[k].eff_step)
+                        ? sc[v].rows[k].eff_step : NAN);
         fprintf(f, "EOD\n");
     }
     fprintf(f, "dir = ");
@@ -122,24 +138,46 @@ char *rcuprof_report_gnuplot(const rcuprof_table *t, const rcuprof_usl_fit *fits
                 "$d%zu using 1:5 with linespoints lw 2 pt 7 lc %zu title '%s'",
                 v ? ", \\\n        " : "", v, v + 1, v, v + 1,
                 t->variants[v]);
-        if (fits[v].fitted)
+        if (sc[v].usl.fitted)
             fprintf(f, ", \\\n        usl%zu(x) with lines dt 3 lc %zu title '%s USL fit'",
                     v, v + 1, t->variants[v]);
     }
     if (t->have_probes) {
+        /* A panel per figure some variant has: gnuplot refuses a plot
+         * whose every point is undefined. */
         fprintf(f, "\n    set output dir.'/probes.'.fmt.'.tmp'\n"
-                "    set multiplot layout 1,2 title 'probe layer, median over blocks'\n"
-                "    set ylabel 'read-side retries per million acquisitions'\n"
-                "    set title 'RCU retries'\n    plot ");
-        for (v = 0; v < t->nvariants; v++)
-            fprintf(f, "%s$p%zu using 1:2 with linespoints lw 2 pt 7 lc %zu title '%s'",
-                    v ? ", \\\n        " : "", v, v + 1, t->variants[v]);
-        fprintf(f, "\n    set ylabel 'fetches that missed the cache, per 1k fetches'\n"
-                "    set title 'slow-path fetches'\n    plot ");
-        for (v = 0; v < t->nvariants; v++)
-            fprintf(f, "%s$p%zu using 1:3 with linespoints lw 2 pt 7 lc %zu title '%s'",
-                    v ? ", \\\n        " : "", v, v + 1, t->variants[v]);
+                "    set multiplot layout 1,%d title 'probe layer, median over blocks'",
+                t->have_retries + t->have_slow);
+        if (t->have_retries) {
+            fprintf(f, "\n    set ylabel 'read-side retries per million acquisitions'\n"
+                    "    set title 'RCU retries'\n    plot ");
+            for (v = 0; v < t->nvariants; v++)
+                fprintf(f, "%s$p%zu using 1:2 with linespoints lw 2 pt 7 lc %zu title '%s'",
+                        v ? ", \\\n        " : "", v, v + 1, t->variants[v]);
+        }
+        if (t->have_slow) {
+            fprintf(f, "\n    set ylabel 'fetches that missed the cache, per 1k fetches'\n"
+                    "    set title 'slow-path fetches'\n    plot ");
+            for (v = 0; v < t->nvariants; v++)
+                fprintf(f, "%s$p%zu using 1:3 with linespoints lw 2 pt 7 lc %zu title '%s'",
+                        v ? ", \\\n        " : "", v, v + 1, t->variants[v]);
+        }
         fprintf(f, "\n    unset multiplot");
+    }
+    {
+        fprintf(f, "\n    set output dir.'/efficiency.'.fmt.'.tmp'\n"
+                "    set ylabel 'scaling efficiency (1 = ideal)'\n"
+                "    set yrange [0:1.25]\n"
+                "    set key top right\n"
+                "    set title 'scaling efficiency: vs the first count (lines), per step (points)'\n"
+                "    plot 1 with lines dt 2 lc 'gray' title 'ideal', "
+                "%g with lines dt 4 lw 1.5 lc rgb '#cc4444' title 'knee: a step below %.0f%%'",
+                sc[0].min_step_eff, 100 * sc[0].min_step_eff);
+        for (v = 0; v < t->nvariants; v++)
+            fprintf(f, ", \\\n        $e%zu using 1:2 with linespoints lw 2 pt 7 lc %zu title '%s vs first', "
+                    "$e%zu using 1:3 with points pt 6 ps 1.5 lc %zu title '%s per step'",
+                    v, v + 1, t->variants[v], v, v + 1, t->variants[v]);
+        fprintf(f, "\n    set key top left");
     }
     fprintf(f, "\n    unset output\n}\n");
     if (fclose(f) != 0) {

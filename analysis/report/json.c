@@ -1,6 +1,7 @@
 /* The JSON writer: the comparison (rcuprof-compare/1) and USL fits. */
 #define _GNU_SOURCE
 #include "rcuprof_report.h"
+#include "explain.h"
 
 #include <math.h>
 
@@ -105,4 +106,60 @@ json_t *rcuprof_usl_json(const rcuprof_usl_fit *f)
                      "peak_threads", jnum(m->n_peak),
                      "peak_ops_per_s", jnum(m->x_peak),
                      "lambda_se", jnum(m->se_lambda));
+}
+
+/* ---- the scaling report ------------------------------------------------- */
+
+json_t *rcuprof_scaling_json_variant(const rcuprof_scaling *s)
+{
+    json_t *rows = json_array(), *det, *j;
+    size_t k;
+
+    for (k = 0; k < s->nrows; k++) {
+        const rcuprof_scaling_row *r = &s->rows[k];
+
+        json_array_append_new(rows, json_pack(
+            "{s:I, s:b, s:I, s:I, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o, "
+            "s:o, s:o, s:b, s:b, s:b, s:o}",
+            "threads", (json_int_t)r->threads,
+            "oversubscribed", r->oversubscribed, "runs", (json_int_t)r->n,
+            "failed", (json_int_t)r->failed, "cost", jnum(r->cost),
+            "lo", jnum(r->lo), "hi", jnum(r->hi), "interval", r->interval,
+            "ops_per_s", jnum(r->tput), "ops_per_s_lo", jnum(r->tput_lo),
+            "ops_per_s_hi", jnum(r->tput_hi), "eff_first", jnum(r->eff_first),
+            "eff_step", jnum(r->eff_step),
+            "dip_vs", r->dip ? json_integer(r->dip_vs) : json_null(),
+            "knee", r->knee, "worst", r->worst, "flagged", r->flagged,
+            "confidence", r->confidence != NULL ? json_string(r->confidence)
+                                                : json_null()));
+    }
+    det = rcuprof_explain_detection_json(&s->det);
+    j = json_pack("{s:o, s:O, s:o}", "rows", rows, "findings",
+                  json_object_get(det, "findings"), "usl",
+                  rcuprof_usl_json(&s->usl));
+    json_decref(det);
+    return j;
+}
+
+json_t *rcuprof_scaling_json(const rcuprof_scaling *s, size_t n,
+                             const rcuprof_table *t)
+{
+    json_t *vars = json_array(), *by = json_object(), *j;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        json_array_append_new(vars, json_string(s[i].variant));
+        json_object_set_new(by, s[i].variant,
+                            rcuprof_scaling_json_variant(&s[i]));
+    }
+    j = json_pack("{s:s, s:s, s:s, s:f, s:f, s:o, s:o, s:O}",
+                  "schema", RCUPROF_SCALING_SCHEMA,
+                  "metric", rcuprof_metric_name(t->metric), "unit", "ns",
+                  "level", n > 0 ? s[0].level : t->level,
+                  "min_step_eff", n > 0 ? s[0].min_step_eff : 0.0,
+                  "variants", vars, "scaling", by, "notes", t->notes);
+    if (j != NULL)
+        json_object_set_new(j, "cpus_allowed", t->cpus_allowed
+                            ? json_integer(t->cpus_allowed) : json_null());
+    return j;
 }

@@ -114,3 +114,160 @@ char *rcuprof_table_markdown(const rcuprof_table *t)
     }
     return rcuprof_sb_done(&b);
 }
+
+/* ---- the scaling report (analysis/scaling.h) --------------------------- */
+
+static void md_iv(struct rcuprof_sb *b, double x, double lo, double hi,
+                  double scale, const char *fmt)
+{
+    if (!isfinite(x)) {
+        rcuprof_sb_printf(b, "n/a");
+        return;
+    }
+    rcuprof_sb_printf(b, fmt, x / scale);
+    if (isfinite(lo) && isfinite(hi)) {
+        rcuprof_sb_printf(b, " [");
+        rcuprof_sb_printf(b, fmt, lo / scale);
+        rcuprof_sb_printf(b, ", ");
+        rcuprof_sb_printf(b, fmt, hi / scale);
+        rcuprof_sb_printf(b, "]");
+    }
+}
+
+static void md_num(struct rcuprof_sb *b, double x, const char *fmt)
+{
+    if (isfinite(x))
+        rcuprof_sb_printf(b, fmt, x);
+    else
+        rcuprof_sb_printf(b, "-");
+}
+
+/* "knee (worst step, high; explain flags it)" */
+static void md_finding(struct rcuprof_sb *b, const rcuprof_scaling_row *r)
+{
+    if (!r->dip && !r->knee)
+        return;
+    if (r->dip)
+        rcuprof_sb_printf(b, "dip (costs more than at %u)", r->dip_vs);
+    if (r->dip && r->knee)
+        rcuprof_sb_printf(b, ", ");
+    if (r->knee)
+        rcuprof_sb_printf(b, "knee%s", r->worst ? " (worst step)" : "");
+    rcuprof_sb_printf(b, "; %s confidence%s", r->confidence,
+                      r->flagged ? ", explain flags it" : "");
+}
+
+static void md_usl(struct rcuprof_sb *b, const rcuprof_scaling *s)
+{
+    const rcuprof_stats_usl *m = &s->usl.m;
+
+    rcuprof_sb_printf(b, "USL fit of the throughput (runs at or below the CPU count): ");
+    if (!s->usl.fitted) {
+        rcuprof_sb_printf(b, "%s.\n", s->usl.reason);
+        return;
+    }
+    rcuprof_sb_printf(b, "%zu runs; lambda %.4g ops/s at 1 thread, sigma %.3g "
+                      "[%.3g, %.3g] (contention), kappa %.3g [%.3g, %.3g] "
+                      "(coherency delay), R^2 %.3f", m->n_points, m->lambda,
+                      m->sigma, m->sigma_lo, m->sigma_hi, m->kappa,
+                      m->kappa_lo, m->kappa_hi, m->r2);
+    if (isfinite(m->n_peak))
+        rcuprof_sb_printf(b, "; the model peaks at %.1f threads (%.4g ops/s)",
+                          m->n_peak, m->x_peak);
+    rcuprof_sb_printf(b, ".\n");
+}
+
+static void md_scaling_one(struct rcuprof_sb *b, const rcuprof_scaling *s,
+                           int *os)
+{
+    size_t k, nmin = (size_t)-1, nmax = 0;
+    unsigned first = 0;
+
+    for (k = 0; k < s->nrows; k++) {
+        if (s->rows[k].n < nmin)
+            nmin = s->rows[k].n;
+        if (s->rows[k].n > nmax)
+            nmax = s->rows[k].n;
+        if (first == 0 && isfinite(s->rows[k].cost))
+            first = s->rows[k].threads;
+    }
+    rcuprof_sb_printf(b, "Scaling of %s: %s per op in usecs (%s / 1000), "
+                      "median over ", s->variant,
+                      s->metric == RCUPROF_METRIC_CPU ? "CPU time" : "wall time",
+                      rcuprof_metric_name(s->metric));
+    if (nmin == nmax)
+        rcuprof_sb_printf(b, "%zu runs", nmin);
+    else
+        rcuprof_sb_printf(b, "%zu to %zu runs", nmin, nmax);
+    rcuprof_sb_printf(b, " per count, with its %.0f%% interval.\n\n",
+                      100 * s->level);
+    rcuprof_sb_printf(b, "| threads | runs | usecs [interval] | M ops/s [interval] "
+                      "| efficiency vs %u | step efficiency | dip or knee |\n"
+                      "|--:|--:|--:|--:|--:|--:|---|\n", first);
+    for (k = 0; k < s->nrows; k++) {
+        const rcuprof_scaling_row *r = &s->rows[k];
+
+        *os |= r->oversubscribed;
+        rcuprof_sb_printf(b, "| %u%s | %zu", r->threads,
+                          r->oversubscribed ? " [^os]" : "", r->n);
+        if (r->failed > 0)
+            rcuprof_sb_printf(b, " (+%zu failed)", r->failed);
+        rcuprof_sb_printf(b, " | ");
+        md_iv(b, r->cost, r->lo, r->hi, 1000, "%.4f");
+        rcuprof_sb_printf(b, " | ");
+        md_iv(b, r->tput, r->tput_lo, r->tput_hi, 1e6, "%.3f");
+        rcuprof_sb_printf(b, " | ");
+        md_num(b, r->eff_first, "%.2f");
+        rcuprof_sb_printf(b, " | ");
+        md_num(b, r->eff_step, "%.2f");
+        rcuprof_sb_printf(b, " | ");
+        md_finding(b, r);
+        rcuprof_sb_printf(b, " |\n");
+    }
+    rcuprof_sb_printf(b, "\n");
+    md_usl(b, s);
+}
+
+char *rcuprof_scaling_markdown(const rcuprof_scaling *s, size_t n,
+                               const rcuprof_table *t, int sections)
+{
+    struct rcuprof_sb b = { 0 };
+    size_t i;
+    int os = 0;
+
+    if (sections)
+        rcuprof_sb_printf(&b, "\n## Scaling of each variant\n");
+    for (i = 0; i < n; i++) {
+        if (sections)
+            rcuprof_sb_printf(&b, "\n### %s\n\n", s[i].variant);
+        else if (i > 0)
+            rcuprof_sb_printf(&b, "\n");
+        md_scaling_one(&b, &s[i], &os);
+    }
+    if (n > 0)
+        rcuprof_sb_printf(&b, "\nefficiency vs N: the cost per op at the "
+                          "first count N over the cost here (1 = the ideal "
+                          "speed-up: each thread's per-op cost stays the "
+                          "same); step efficiency: the same for the step from "
+                          "the count before.  A knee is a step below %.0f%% "
+                          "efficiency, a dip a count whose interval lies "
+                          "wholly above a higher count's; explain flags every "
+                          "dip and the knees whose intervals are separated "
+                          "(rcuprof explain RESULTS runs the experiments).  "
+                          "Intervals: the median's distribution-free one from "
+                          "6 runs, else (2-5 runs) Student's t interval of the "
+                          "mean widened to hold the median.\n",
+                          100 * s[0].min_step_eff);
+    if (os)
+        rcuprof_sb_printf(&b, "\n[^os]: More threads than the %u CPUs allowed: "
+                          "threads wait for a CPU, so the per-op wall time "
+                          "includes the wait.\n", t->cpus_allowed);
+    if (!sections && json_array_size(t->notes) > 0) {
+        json_t *note;
+
+        rcuprof_sb_printf(&b, "\nNotes:\n");
+        json_array_foreach(t->notes, i, note)
+            rcuprof_sb_printf(&b, "- %s\n", json_string_value(note));
+    }
+    return rcuprof_sb_done(&b);
+}

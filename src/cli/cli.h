@@ -114,13 +114,37 @@ json_t *rcuprof_attribute_record(const struct rcuprof_record_st *rec,
                                  size_t n);
 
 /*
- * compare.c: read every path into rs, printing a warning line for skipped
+ * command.c: read every path into rs, printing a warning line for skipped
  * lines; on an error prints the one-line message (prefixed with cmd) and
  * returns -1.
  */
 struct rcuprof_results_st;
 int rcuprof_results_load_all(struct rcuprof_results_st *rs,
                              char *const *paths, size_t n, const char *cmd);
+
+/*
+ * command.c: what compare and report make of results files: the
+ * comparison when there are several variants (t, compared), else the
+ * cells of the one (t from rcuprof_table_describe); with scaling (always
+ * for one variant) the scaling report of every variant.  0, or an exit
+ * code with the one-line error printed.
+ */
+# include "results.h"
+# include "scaling.h"
+struct rcuprof_analysed {
+    rcuprof_results rs;
+    rcuprof_table t;
+    int compared;
+    rcuprof_scaling *scaling;   /* per variant of t, or NULL */
+    size_t nscaling;
+};
+int rcuprof_cmd_analyse(const char *cmd, char *const *paths, size_t n,
+                        const char *baseline, int metric, int scaling,
+                        struct rcuprof_analysed *a);
+void rcuprof_analysed_free(struct rcuprof_analysed *a);
+/* A JSON document as indented text with sorted keys and a final newline
+ * (the writers' JSON); NULL when memory ran out.  j is not freed. */
+char *rcuprof_json_text(json_t *j);
 
 /* events.c */
 int rcuprof_cmd_events(int argc, char **argv);

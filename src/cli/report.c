@@ -1,11 +1,14 @@
 /*
  * `rcuprof report RESULTS... --out DIR`: every output of a sweep from its
- * results file(s): results.md, results.csv, results.json (compare's table,
- * plus a Universal Scalability Law fit per variant) and, through gnuplot,
- * cost.{png,svg} (per-op cost against threads, interval bands, log2 axis)
- * and throughput.{png,svg} (with the USL fit where there is one).  Each
- * file is written whole or not at all; plots.gp stays beside them so a
- * plot can be restyled by hand.
+ * results file(s): results.md, results.csv, results.json (what compare
+ * prints: the comparison, or the scaling report of one build; the JSON
+ * also with each variant's Universal Scalability Law fit and scaling),
+ * scaling.md and scaling.csv (the scaling report of every variant) and,
+ * through gnuplot, cost.{png,svg} (per-op cost against threads, interval
+ * bands, log2 axis), throughput.{png,svg} (with the USL fit where there is
+ * one), efficiency.{png,svg} and, with probe figures, probes.{png,svg}.
+ * Each file is written whole or not at all; plots.gp stays beside them so
+ * a plot can be restyled by hand.
  */
 #define _GNU_SOURCE
 #include "cli.h"
@@ -28,7 +31,7 @@ struct report_args {
 static const struct rcuprof_opt report_rows[] = {
     RCUPROF_OPTION(RCUPROF_OPT_STRING, "out", 0, "DIR", "", 0, 0,
                    struct report_args, out, NULL,
-                   "write results.md, results.csv, results.json and the plots here"),
+                   "write results.md, results.csv, results.json, scaling.md, scaling.csv and the plots here"),
     RCUPROF_OPTION(RCUPROF_OPT_STRING, "baseline", 0, "V", "", 0, 0,
                    struct report_args, baseline, NULL,
                    "the variant the others are compared with (default: the first)"),
@@ -119,10 +122,8 @@ static int run_gnuplot(const char *gp, const char *dir,
 
 /* What one report is made of: the analysis, then the texts it renders. */
 struct report {
-    rcuprof_results rs;
-    rcuprof_table t;
-    rcuprof_usl_fit *fits;      /* per variant */
-    char *md, *csv, *js, *script;
+    struct rcuprof_analysed an;
+    char *md, *csv, *js, *scaling_md, *scaling_csv, *script;
 };
 
 static void report_free(struct report *r)
@@ -130,67 +131,54 @@ static void report_free(struct report *r)
     free(r->md);
     free(r->csv);
     free(r->js);
+    free(r->scaling_md);
+    free(r->scaling_csv);
     free(r->script);
-    free(r->fits);
-    rcuprof_table_free(&r->t);
-    rcuprof_results_free(&r->rs);
+    rcuprof_analysed_free(&r->an);
 }
 
-/* Analyse: the table and each variant's USL fit.  0, or an exit code. */
-static int report_analyse(struct report *r, const struct report_args *a)
-{
-    char err[1024];
-    size_t v;
-
-    if (rcuprof_table_build(&r->rs, a->baseline, a->metric, &r->t, err,
-                            sizeof(err)) != 0) {
-        rcuprof_err("report: %s", err);
-        return RCUPROF_ERR_USAGE;
-    }
-    r->fits = calloc(r->t.nvariants, sizeof(*r->fits));
-    if (r->fits == NULL)
-        goto oom;
-    for (v = 0; v < r->t.nvariants; v++)
-        if (rcuprof_table_usl(&r->rs, &r->t, v, &r->fits[v]) != 0)
-            goto oom;
-    return 0;
- oom:
-    rcuprof_err("report: out of memory");
-    return RCUPROF_ERR_SYSTEM;
-}
-
-/* A JSON document as text, with the final newline. */
-static char *json_text(json_t *j)
-{
-    char *s = j != NULL ? json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
-    char *t = s != NULL ? realloc(s, strlen(s) + 2) : NULL;
-
-    if (t == NULL) {
-        free(s);
-        return NULL;
-    }
-    return strcat(t, "\n");
-}
-
-/* Render: every text of the report, by the writers.  0, or an exit code. */
+/*
+ * Render: every text of the report, by the writers.  results.* are what
+ * compare prints (the comparison, or one build's scaling report) and
+ * results.json carries each variant's USL fit and scaling; scaling.* are
+ * the scaling report of every variant.  0, or an exit code.
+ */
 static int report_render(struct report *r, const char *dir)
 {
-    json_t *j = rcuprof_table_json(&r->t, &r->rs), *uj = json_object();
+    const struct rcuprof_analysed *an = &r->an;
+    json_t *j, *uj = json_object(), *sc;
     size_t v;
 
-    for (v = 0; j != NULL && uj != NULL && v < r->t.nvariants; v++)
-        json_object_set_new(uj, r->t.variants[v],
-                            rcuprof_usl_json(&r->fits[v]));
+    sc = rcuprof_scaling_json(an->scaling, an->nscaling, &an->t);
+    if (an->compared) {
+        j = rcuprof_table_json(&an->t, &an->rs);
+        if (j != NULL)
+            json_object_set(j, "scaling", json_object_get(sc, "scaling"));
+        json_decref(sc);
+    } else {
+        j = sc;
+    }
+    for (v = 0; j != NULL && uj != NULL && v < an->nscaling; v++)
+        json_object_set_new(uj, an->t.variants[v],
+                            rcuprof_usl_json(&an->scaling[v].usl));
     if (j != NULL && uj != NULL)
         json_object_set_new(j, "usl", uj);
     else
         json_decref(uj);
-    r->md = rcuprof_table_markdown(&r->t);
-    r->csv = rcuprof_table_csv(&r->t);
-    r->js = json_text(j);
-    r->script = rcuprof_report_gnuplot(&r->t, r->fits, dir);
+    r->scaling_md = rcuprof_scaling_markdown(an->scaling, an->nscaling,
+                                             &an->t, 0);
+    r->scaling_csv = rcuprof_scaling_csv(an->scaling, an->nscaling);
+    r->md = an->compared ? rcuprof_table_markdown(&an->t)
+                         : (r->scaling_md != NULL ? strdup(r->scaling_md)
+                                                  : NULL);
+    r->csv = an->compared ? rcuprof_table_csv(&an->t)
+                          : (r->scaling_csv != NULL ? strdup(r->scaling_csv)
+                                                    : NULL);
+    r->js = rcuprof_json_text(j);
+    r->script = rcuprof_report_gnuplot(&an->t, an->scaling, dir);
     json_decref(j);
     if (r->md == NULL || r->csv == NULL || r->js == NULL
+        || r->scaling_md == NULL || r->scaling_csv == NULL
         || r->script == NULL) {
         rcuprof_err("report: out of memory");
         return RCUPROF_ERR_SYSTEM;
@@ -212,18 +200,20 @@ static int report_write(struct report *r, const char *dir)
     if (write_text(dir, "results.md", r->md) != 0
         || write_text(dir, "results.csv", r->csv) != 0
         || write_text(dir, "results.json", r->js) != 0
+        || write_text(dir, "scaling.md", r->scaling_md) != 0
+        || write_text(dir, "scaling.csv", r->scaling_csv) != 0
         || write_text(dir, "plots.gp", r->script) != 0)
         return RCUPROF_ERR_SYSTEM;
     gp = find_gnuplot(gpbuf, sizeof(gpbuf));
     if (gp == NULL)
         fprintf(stderr, "rcuprof: report: gnuplot not found: no plots (install gnuplot-nox); the tables are in %s\n",
                 dir);
-    else if (run_gnuplot(gp, dir, rcuprof_report_plots(&r->t)) != 0)
+    else if (run_gnuplot(gp, dir, rcuprof_report_plots(&r->an.t)) != 0)
         return RCUPROF_ERR_SYSTEM;
-    printf("report: %s/results.md, results.csv, results.json%s%s\n", dir,
-           gp != NULL ? ", cost.png, throughput.png" : "",
-           gp == NULL ? "" : r->t.have_probes ? ", probes.png (and .svg)"
-                                              : " (and .svg)");
+    printf("report: %s/results.md, results.csv, results.json, scaling.md, scaling.csv%s%s\n",
+           dir, gp != NULL ? ", cost.png, throughput.png, efficiency.png" : "",
+           gp == NULL ? "" : r->an.t.have_probes ? ", probes.png (and .svg)"
+                                                 : " (and .svg)");
     return 0;
 }
 
@@ -251,10 +241,8 @@ int rcuprof_cmd_report(int argc, char **argv)
         rcuprof_err("report: --out DIR is required: the folder for the tables and plots");
         return RCUPROF_ERR_USAGE;
     }
-    rc = rcuprof_results_load_all(&r.rs, argv + first, (size_t)(argc - first),
-                                  "report") != 0 ? RCUPROF_ERR_USAGE : 0;
-    if (rc == 0)
-        rc = report_analyse(&r, &a);
+    rc = rcuprof_cmd_analyse("report", argv + first, (size_t)(argc - first),
+                             a.baseline, a.metric, 1, &r.an);
     if (rc == 0)
         rc = report_render(&r, a.out);
     if (rc == 0)
