@@ -253,356 +253,468 @@ static double share(json_int_t part, json_int_t whole)
     return whole > 0 ? (double)part / (double)whole : 0.0;
 }
 
-json_t *rcuprof_attribute(const json_t *samples, struct rcuprof_symbolize *s,
-                          const struct rcuprof_attribute_opts *o,
-                          char *errbuf, size_t n)
-{
-    struct rcuprof_symbolize *own = NULL;
-    const json_t *addrs, *rows, *threads, *row;
-    uint64_t *addr = NULL;
-    json_int_t on_total = 0, unresolved = 0, kernel = 0, gh_total = 0;
-    json_int_t bucket_on[RCUPROF_BUCKET_N] = { 0 };
-    json_int_t bucket_off[RCUPROF_BUCKET_N] = { 0 };
-    json_int_t bucket_sw[RCUPROF_BUCKET_N] = { 0 };
-    json_t *fn_map = NULL, *line_map = NULL, *folded_map = NULL;
-    json_t *gh_lines = NULL, *gh_addrs = NULL, *gh_skid = NULL;
-    json_t *where = NULL, *thr_on = NULL, *labels = NULL;
-    json_t *rep = NULL, *arr, *errors;
-    const char *names[MAX_NAMES];
-    unsigned top = o != NULL && o->top != 0 ? o->top : 20;
-    size_t i, j, naddr, nkv;
-    struct kv *kv;
-    char key[1024];
+/* One attribution in the making: the symbolizer and every count. */
+struct attribution {
+    const json_t *samples;
+    struct rcuprof_symbolize *s, *own;
+    uint64_t *addr;             /* the member's addresses, parsed */
+    size_t naddr;
+    unsigned top;
+    int folded;
+    json_int_t on_total, unresolved, kernel, gh_total;
+    json_int_t bucket_on[RCUPROF_BUCKET_N];
+    json_int_t bucket_off[RCUPROF_BUCKET_N];
+    json_int_t bucket_sw[RCUPROF_BUCKET_N];
+    /* {key: count} maps: functions, lines, folded stacks, the lines and
+     * addresses inside get_hold_current_qp and their skid, where threads
+     * left the CPU, on-CPU samples per thread; labels: a string pool */
+    json_t *fn_map, *line_map, *folded_map, *gh_lines, *gh_addrs, *gh_skid;
+    json_t *where, *thr_on, *labels;
+};
 
+static void attr_free(struct attribution *a)
+{
+    json_decref(a->fn_map);
+    json_decref(a->line_map);
+    json_decref(a->folded_map);
+    json_decref(a->gh_lines);
+    json_decref(a->gh_addrs);
+    json_decref(a->gh_skid);
+    json_decref(a->where);
+    json_decref(a->thr_on);
+    json_decref(a->labels);
+    rcuprof_symbolize_free(a->own);
+    free(a->addr);
+}
+
+/* The member's addresses and the symbolizer (S, or one of its own). */
+static int attr_start(struct attribution *a, const json_t *samples,
+                      struct rcuprof_symbolize *s,
+                      const struct rcuprof_attribute_opts *o, char *errbuf,
+                      size_t n)
+{
+    const json_t *addrs;
+    size_t i;
+
+    memset(a, 0, sizeof(*a));
     if (json_is_object(json_object_get(samples, "samples")))
         samples = json_object_get(samples, "samples");
+    a->samples = samples;
+    a->top = o != NULL && o->top != 0 ? o->top : 20;
+    a->folded = o != NULL && o->folded;
     addrs = json_object_get(samples, "addresses");
-    rows = json_object_get(samples, "rows");
-    threads = json_object_get(samples, "threads");
-    if (!json_is_array(addrs) || !json_is_array(rows)) {
+    if (!json_is_array(addrs) || !json_is_array(json_object_get(samples,
+                                                                "rows"))) {
         snprintf(errbuf, n, "samples: no \"addresses\"/\"rows\": not a "
                  "result of a run with --sample (member `samples` is null?)");
-        return NULL;
+        return -1;
     }
-    naddr = json_array_size(addrs);
-    addr = calloc(naddr + 1, sizeof(*addr));
-    if (addr == NULL)
-        goto oom;
-    for (i = 0; i < naddr; i++)
-        if (parse_hex(json_array_get(addrs, i), &addr[i]) != 0) {
+    a->naddr = json_array_size(addrs);
+    a->addr = calloc(a->naddr + 1, sizeof(*a->addr));
+    if (a->addr == NULL) {
+        snprintf(errbuf, n, "attribution: out of memory");
+        return -1;
+    }
+    for (i = 0; i < a->naddr; i++)
+        if (parse_hex(json_array_get(addrs, i), &a->addr[i]) != 0) {
             snprintf(errbuf, n, "samples: address %zu is not a hex string",
                      i);
-            free(addr);
-            return NULL;
+            return -1;
         }
     if (s == NULL) {
-        if (rcuprof_symbolize_from_json(&own, samples, errbuf, n) != 0) {
-            free(addr);
-            return NULL;
-        }
-        s = own;
+        if (rcuprof_symbolize_from_json(&a->own, samples, errbuf, n) != 0)
+            return -1;
+        s = a->own;
     }
-    fn_map = json_object();
-    line_map = json_object();
-    folded_map = json_object();
-    gh_lines = json_object();
-    gh_addrs = json_object();
-    gh_skid = json_object();
-    where = json_object();
-    thr_on = json_object();
-    labels = json_object();
+    a->s = s;
+    a->fn_map = json_object();
+    a->line_map = json_object();
+    a->folded_map = json_object();
+    a->gh_lines = json_object();
+    a->gh_addrs = json_object();
+    a->gh_skid = json_object();
+    a->where = json_object();
+    a->thr_on = json_object();
+    a->labels = json_object();
+    return 0;
+}
 
-    json_array_foreach(rows, i, row) {
-        const json_t *stack = json_array_get(row, 5);
-        json_int_t kind = json_integer_value(json_array_get(row, 3));
-        json_int_t off_ns = json_integer_value(json_array_get(row, 4));
-        json_int_t thread = json_integer_value(json_array_get(row, 0));
-        const struct rcuprof_symbol *leaf = NULL, *first_user = NULL;
-        size_t nn = 0, fl = 0;
-        int b;
+/*
+ * A row's frame names, innermost first (the sampled address's inline
+ * chain, then each return address's), into names[]; *leaf the sampled
+ * address's symbol, *first_user the innermost one outside the kernel.
+ */
+static size_t row_names(struct attribution *a, const json_t *stack,
+                        const char **names,
+                        const struct rcuprof_symbol **leaf,
+                        const struct rcuprof_symbol **first_user)
+{
+    size_t j, nn = 0;
 
-        if (!json_is_array(stack))
+    *leaf = *first_user = NULL;
+    for (j = 0; j < json_array_size(stack) && nn < MAX_NAMES; j++) {
+        json_int_t ix = json_integer_value(json_array_get(stack, j));
+        const struct rcuprof_symbol *sym;
+        unsigned f;
+
+        if (ix < 0 || (size_t)ix >= a->naddr)
             continue;
-        for (j = 0; j < json_array_size(stack) && nn < MAX_NAMES; j++) {
-            json_int_t ix = json_integer_value(json_array_get(stack, j));
-            const struct rcuprof_symbol *sym;
-            unsigned f;
-
-            if (ix < 0 || (size_t)ix >= naddr)
-                continue;
-            /* Return addresses: resolve the call, not what follows it. */
-            sym = rcuprof_symbolize_addr(s, j == 0 ? addr[ix]
-                                                   : addr[ix] - 1);
-            if (j == 0)
-                leaf = sym;
-            if (sym == NULL)
-                continue;
-            if (first_user == NULL && sym->status != RCUPROF_SYM_KERNEL)
-                first_user = sym;
-            if (sym->nframes == 0) {
-                names[nn++] = sym_label(sym, labels);
-                continue;
-            }
-            for (f = 0; f < sym->nframes && nn < MAX_NAMES; f++)
-                names[nn++] = sym->frames[f].function;
-        }
-        b = rcuprof_attribute_classify(names, nn);
-        if (kind != 0) {
-            /* A switch-out: where the thread left the CPU, for how long. */
-            bucket_off[b] += off_ns;
-            bucket_sw[b]++;
-            snprintf(key, sizeof(key), "%" JSON_INTEGER_FORMAT "\t%s\t%s",
-                     thread, rcuprof_attribute_bucket_name(b),
-                     first_user != NULL && first_user->nframes > 0
-                     ? first_user->frames[0].function
-                     : sym_label(first_user, labels));
-            add_count(where, key, off_ns);
+        /* Return addresses: resolve the call, not what follows it. */
+        sym = rcuprof_symbolize_addr(a->s, j == 0 ? a->addr[ix]
+                                                  : a->addr[ix] - 1);
+        if (j == 0)
+            *leaf = sym;
+        if (sym == NULL)
+            continue;
+        if (*first_user == NULL && sym->status != RCUPROF_SYM_KERNEL)
+            *first_user = sym;
+        if (sym->nframes == 0) {
+            names[nn++] = sym_label(sym, a->labels);
             continue;
         }
-        on_total++;
-        bucket_on[b]++;
-        snprintf(key, sizeof(key), "%" JSON_INTEGER_FORMAT, thread);
-        add_count(thr_on, key, 1);
-        if (leaf != NULL && leaf->status == RCUPROF_SYM_KERNEL)
-            kernel++;
-        else if (leaf == NULL || leaf->status != RCUPROF_SYM_OK)
-            unresolved++;
-        /* self: innermost scope of the sampled address */
-        add_count(fn_map, nn > 0 ? names[0] : "[unknown]", 1);
-        if (leaf != NULL && leaf->file != NULL) {
-            snprintf(key, sizeof(key), "%s:%d\t%s", leaf->file, leaf->line,
-                     nn > 0 ? names[0] : "?");
-            add_count(line_map, key, 1);
-        }
-        /* inside the inlined body of get_hold_current_qp */
-        if (leaf != NULL && leaf->status == RCUPROF_SYM_OK) {
-            unsigned f;
-
-            for (f = 0; f < leaf->nframes; f++)
-                if (rcuprof_attribute_match(leaf->frames[f].function)
-                    == RCUPROF_BUCKET_GET_HOLD_QP)
-                    break;
-            if (f < leaf->nframes) {
-                gh_total++;
-                snprintf(key, sizeof(key), "%s:%d",
-                         leaf->frames[f].file != NULL
-                         ? leaf->frames[f].file : "?",
-                         leaf->frames[f].line);
-                add_count(gh_lines, key, 1);
-                snprintf(key, sizeof(key), "0x%" PRIx64, leaf->addr);
-                add_count(gh_addrs, key, 1);
-            }
-        }
-        if (o != NULL && o->folded) {
-            size_t len = 0;
-
-            key[0] = '\0';
-            for (fl = nn; fl > 0 && len + 2 < sizeof(key); fl--) {
-                int w = snprintf(key + len, sizeof(key) - len, "%s%s",
-                                 len > 0 ? ";" : "", names[fl - 1]);
-
-                if (w < 0 || (size_t)w >= sizeof(key) - len)
-                    break;
-                len += (size_t)w;
-            }
-            add_count(folded_map, key, 1);
-        }
+        for (f = 0; f < sym->nframes && nn < MAX_NAMES; f++)
+            names[nn++] = sym->frames[f].function;
     }
+    return nn;
+}
+
+/* An on-CPU sample inside the inlined body of get_hold_current_qp. */
+static void count_get_hold(struct attribution *a,
+                           const struct rcuprof_symbol *leaf)
+{
+    char key[1024];
+    unsigned f;
+
+    if (leaf == NULL || leaf->status != RCUPROF_SYM_OK)
+        return;
+    for (f = 0; f < leaf->nframes; f++)
+        if (rcuprof_attribute_match(leaf->frames[f].function)
+            == RCUPROF_BUCKET_GET_HOLD_QP)
+            break;
+    if (f == leaf->nframes)
+        return;
+    a->gh_total++;
+    snprintf(key, sizeof(key), "%s:%d",
+             leaf->frames[f].file != NULL ? leaf->frames[f].file : "?",
+             leaf->frames[f].line);
+    add_count(a->gh_lines, key, 1);
+    snprintf(key, sizeof(key), "0x%" PRIx64, leaf->addr);
+    add_count(a->gh_addrs, key, 1);
+}
+
+/* The folded stack of names[0..nn), outermost first. */
+static void count_folded(struct attribution *a, const char *const *names,
+                         size_t nn)
+{
+    char key[1024];
+    size_t len = 0, fl;
+
+    key[0] = '\0';
+    for (fl = nn; fl > 0 && len + 2 < sizeof(key); fl--) {
+        int w = snprintf(key + len, sizeof(key) - len, "%s%s",
+                         len > 0 ? ";" : "", names[fl - 1]);
+
+        if (w < 0 || (size_t)w >= sizeof(key) - len)
+            break;
+        len += (size_t)w;
+    }
+    add_count(a->folded_map, key, 1);
+}
+
+/* One sample row: its bucket, and every count it adds to. */
+static void attr_row(struct attribution *a, const json_t *row)
+{
+    const json_t *stack = json_array_get(row, 5);
+    json_int_t kind = json_integer_value(json_array_get(row, 3));
+    json_int_t off_ns = json_integer_value(json_array_get(row, 4));
+    json_int_t thread = json_integer_value(json_array_get(row, 0));
+    const struct rcuprof_symbol *leaf, *first_user;
+    const char *names[MAX_NAMES];
+    char key[1024];
+    size_t nn;
+    int b;
+
+    if (!json_is_array(stack))
+        return;
+    nn = row_names(a, stack, names, &leaf, &first_user);
+    b = rcuprof_attribute_classify(names, nn);
+    if (kind != 0) {
+        /* A switch-out: where the thread left the CPU, for how long. */
+        a->bucket_off[b] += off_ns;
+        a->bucket_sw[b]++;
+        snprintf(key, sizeof(key), "%" JSON_INTEGER_FORMAT "\t%s\t%s",
+                 thread, rcuprof_attribute_bucket_name(b),
+                 first_user != NULL && first_user->nframes > 0
+                 ? first_user->frames[0].function
+                 : sym_label(first_user, a->labels));
+        add_count(a->where, key, off_ns);
+        return;
+    }
+    a->on_total++;
+    a->bucket_on[b]++;
+    snprintf(key, sizeof(key), "%" JSON_INTEGER_FORMAT, thread);
+    add_count(a->thr_on, key, 1);
+    if (leaf != NULL && leaf->status == RCUPROF_SYM_KERNEL)
+        a->kernel++;
+    else if (leaf == NULL || leaf->status != RCUPROF_SYM_OK)
+        a->unresolved++;
+    /* self: innermost scope of the sampled address */
+    add_count(a->fn_map, nn > 0 ? names[0] : "[unknown]", 1);
+    if (leaf != NULL && leaf->file != NULL) {
+        snprintf(key, sizeof(key), "%s:%d\t%s", leaf->file, leaf->line,
+                 nn > 0 ? names[0] : "?");
+        add_count(a->line_map, key, 1);
+    }
+    count_get_hold(a, leaf);
+    if (a->folded)
+        count_folded(a, names, nn);
+}
+
+/* The report's head: totals, event, modules and their errors. */
+static json_t *attr_head(const struct attribution *a)
+{
+    json_t *rep, *errors, *mods, *m;
+    size_t i;
 
     rep = json_pack("{s:s, s:I, s:I, s:I}",
                     "schema", "rcuprof-attribution/1",
-                    "on_cpu_samples", on_total,
-                    "kernel_samples", kernel,
-                    "unresolved_samples", unresolved);
-    json_object_set(rep, "event", json_object_get(samples, "event"));
-    json_object_set(rep, "totals", json_object_get(samples, "totals"));
-    json_object_set_new(rep, "modules", rcuprof_symbolize_modules_json(s));
+                    "on_cpu_samples", a->on_total,
+                    "kernel_samples", a->kernel,
+                    "unresolved_samples", a->unresolved);
+    json_object_set(rep, "event", json_object_get(a->samples, "event"));
+    json_object_set(rep, "totals", json_object_get(a->samples, "totals"));
+    json_object_set_new(rep, "modules", rcuprof_symbolize_modules_json(a->s));
     errors = json_array();
-    {
-        json_t *mods = json_object_get(rep, "modules"), *m;
-
-        json_array_foreach(mods, i, m)
-            if (!json_is_null(json_object_get(m, "message")))
-                json_array_append(errors, json_object_get(m, "message"));
-    }
+    mods = json_object_get(rep, "modules");
+    json_array_foreach(mods, i, m)
+        if (!json_is_null(json_object_get(m, "message")))
+            json_array_append(errors, json_object_get(m, "message"));
     json_object_set_new(rep, "errors", errors);
     json_object_set_new(rep, "distinct_addresses", json_integer(
-        (json_int_t)rcuprof_symbolize_resolved(s)));
+        (json_int_t)rcuprof_symbolize_resolved(a->s)));
+    return rep;
+}
 
-    arr = json_array();
+static json_t *attr_buckets(const struct attribution *a)
+{
+    json_t *arr = json_array();
+    size_t i;
+
     for (i = 0; i < RCUPROF_BUCKET_N; i++)
         json_array_append_new(arr, json_pack(
             "{s:s, s:I, s:f, s:I, s:I}",
             "bucket", rcuprof_attribute_bucket_name((int)i),
-            "samples", bucket_on[i], "share", share(bucket_on[i], on_total),
-            "off_cpu_ns", bucket_off[i], "switch_outs", bucket_sw[i]));
-    json_object_set_new(rep, "buckets", arr);
+            "samples", a->bucket_on[i],
+            "share", share(a->bucket_on[i], a->on_total),
+            "off_cpu_ns", a->bucket_off[i], "switch_outs", a->bucket_sw[i]));
+    return arr;
+}
 
-    /* get_hold_current_qp's lines and addresses, with the skid flag */
-    {
-        json_t *gh = json_pack("{s:I, s:f}", "samples", gh_total,
-                               "share_of_on_cpu", share(gh_total, on_total));
-        json_t *la = json_array(), *aa = json_array();
+/* get_hold_current_qp's lines and addresses, with the skid flag. */
+static json_t *attr_get_hold(struct attribution *a)
+{
+    json_t *gh = json_pack("{s:I, s:f}", "samples", a->gh_total,
+                           "share_of_on_cpu", share(a->gh_total, a->on_total));
+    json_t *la = json_array(), *aa = json_array();
+    char key[1024];
+    size_t i, nkv;
+    struct kv *kv;
 
-        kv = sorted(gh_addrs, &nkv);
-        for (i = 0; i < nkv; i++) {
-            uint64_t a = strtoull(kv[i].key, NULL, 16);
-            const struct rcuprof_symbol *sym = rcuprof_symbolize_addr(s, a);
-            int skid = rcuprof_symbolize_likely_skid(s, a);
-            unsigned f;
-            const char *lf = "?";
-            int ll = 0;
+    kv = sorted(a->gh_addrs, &nkv);
+    for (i = 0; i < nkv; i++) {
+        uint64_t ad = strtoull(kv[i].key, NULL, 16);
+        const struct rcuprof_symbol *sym = rcuprof_symbolize_addr(a->s, ad);
+        int skid = rcuprof_symbolize_likely_skid(a->s, ad);
+        unsigned f;
+        const char *lf = "?";
+        int ll = 0;
 
-            for (f = 0; sym != NULL && f < sym->nframes; f++)
-                if (rcuprof_attribute_match(sym->frames[f].function)
-                    == RCUPROF_BUCKET_GET_HOLD_QP) {
-                    lf = sym->frames[f].file != NULL ? sym->frames[f].file
-                                                     : "?";
-                    ll = sym->frames[f].line;
-                    break;
-                }
-            json_array_append_new(aa, json_pack(
-                "{s:s, s:s, s:i, s:s, s:i, s:I, s:f, s:o}", "addr", kv[i].key,
-                "file", lf, "line", ll,
-                "innermost_file", sym != NULL && sym->file != NULL
-                    ? sym->file : "?",
-                "innermost_line", sym != NULL ? sym->line : 0,
-                "samples", kv[i].v, "share", share(kv[i].v, gh_total),
-                "likely_skid", skid < 0 ? json_null()
-                                        : json_boolean(skid)));
-            if (skid == 1) {
-                snprintf(key, sizeof(key), "%s:%d", lf, ll);
-                add_count(gh_skid, key, kv[i].v);
+        for (f = 0; sym != NULL && f < sym->nframes; f++)
+            if (rcuprof_attribute_match(sym->frames[f].function)
+                == RCUPROF_BUCKET_GET_HOLD_QP) {
+                lf = sym->frames[f].file != NULL ? sym->frames[f].file : "?";
+                ll = sym->frames[f].line;
+                break;
             }
-        }
-        free(kv);
-        kv = sorted(gh_lines, &nkv);
-        for (i = 0; i < nkv; i++) {
-            json_t *sk = json_object_get(gh_skid, kv[i].key);
-
-            json_array_append_new(la, json_pack(
-                "{s:s, s:I, s:f, s:I}", "line", kv[i].key,
-                "samples", kv[i].v, "share", share(kv[i].v, gh_total),
-                "likely_skid_samples",
-                sk != NULL ? json_integer_value(sk) : (json_int_t)0));
-        }
-        free(kv);
-        json_object_set_new(gh, "lines", la);
-        json_object_set_new(gh, "addresses", aa);
-        json_object_set_new(rep, "get_hold_current_qp", gh);
-    }
-
-    /* threads: on-CPU samples, off-CPU time, where they left the CPU */
-    arr = json_array();
-    {
-        const json_t *t;
-
-        json_array_foreach(threads, i, t) {
-            json_int_t id = json_integer_value(json_object_get(t, "id"));
-            json_int_t ws = json_integer_value(
-                json_object_get(t, "window_start_ns"));
-            json_int_t we = json_integer_value(
-                json_object_get(t, "window_end_ns"));
-            json_int_t off = json_integer_value(
-                json_object_get(t, "off_cpu_ns"));
-            json_t *on, *tj, *wl = json_array();
-            char pre[32];
-            size_t plen;
-
-            snprintf(key, sizeof(key), "%" JSON_INTEGER_FORMAT, id);
-            on = json_object_get(thr_on, key);
-            snprintf(pre, sizeof(pre), "%" JSON_INTEGER_FORMAT "\t", id);
-            plen = strlen(pre);
-            kv = sorted(where, &nkv);
-            for (j = 0; j < nkv && json_array_size(wl) < top; j++) {
-                const char *k = kv[j].key, *tab;
-
-                if (strncmp(k, pre, plen) != 0)
-                    continue;
-                tab = strchr(k + plen, '\t');
-                if (tab == NULL)
-                    continue;
-                json_array_append_new(wl, json_pack(
-                    "{s:s%, s:s, s:I}", "bucket", k + plen,
-                    (size_t)(tab - k - plen), "function", tab + 1,
-                    "off_cpu_ns", kv[j].v));
-            }
-            free(kv);
-            tj = json_pack("{s:I, s:O?, s:O?, s:I, s:I, s:O?, s:O?, s:I, s:f, "
-                           "s:o}", "id", id,
-                           "tid", json_object_get(t, "tid"),
-                           "role", json_object_get(t, "role"),
-                           "on_cpu_samples",
-                           on != NULL ? json_integer_value(on) : 0,
-                           "off_cpu_ns", off,
-                           "switch_outs", json_object_get(t, "switch_outs"),
-                           "preempted", json_object_get(t, "preempted"),
-                           "window_ns", we > ws ? we - ws : 0,
-                           "off_cpu_share", we > ws
-                               ? (double)off / (double)(we - ws) : 0.0,
-                           "left_cpu_at", wl);
-            if (tj != NULL) {
-                json_object_set(tj, "off_cpu_blocked_ns",
-                                json_object_get(t, "off_cpu_blocked_ns"));
-                json_object_set(tj, "off_cpu_preempted_ns",
-                                json_object_get(t, "off_cpu_preempted_ns"));
-                json_array_append_new(arr, tj);
-            }
+        json_array_append_new(aa, json_pack(
+            "{s:s, s:s, s:i, s:s, s:i, s:I, s:f, s:o}", "addr", kv[i].key,
+            "file", lf, "line", ll,
+            "innermost_file", sym != NULL && sym->file != NULL
+                ? sym->file : "?",
+            "innermost_line", sym != NULL ? sym->line : 0,
+            "samples", kv[i].v, "share", share(kv[i].v, a->gh_total),
+            "likely_skid", skid < 0 ? json_null() : json_boolean(skid)));
+        if (skid == 1) {
+            snprintf(key, sizeof(key), "%s:%d", lf, ll);
+            add_count(a->gh_skid, key, kv[i].v);
         }
     }
-    json_object_set_new(rep, "threads", arr);
+    free(kv);
+    kv = sorted(a->gh_lines, &nkv);
+    for (i = 0; i < nkv; i++) {
+        json_t *sk = json_object_get(a->gh_skid, kv[i].key);
 
-    arr = json_array();
-    kv = sorted(fn_map, &nkv);
-    for (i = 0; i < nkv && i < top; i++)
+        json_array_append_new(la, json_pack(
+            "{s:s, s:I, s:f, s:I}", "line", kv[i].key,
+            "samples", kv[i].v, "share", share(kv[i].v, a->gh_total),
+            "likely_skid_samples",
+            sk != NULL ? json_integer_value(sk) : (json_int_t)0));
+    }
+    free(kv);
+    json_object_set_new(gh, "lines", la);
+    json_object_set_new(gh, "addresses", aa);
+    return gh;
+}
+
+/* Where thread ID left the CPU, by off-CPU time, at most top entries. */
+static json_t *left_cpu_at(const struct attribution *a, json_int_t id)
+{
+    json_t *wl = json_array();
+    char pre[32];
+    size_t j, nkv, plen;
+    struct kv *kv;
+
+    snprintf(pre, sizeof(pre), "%" JSON_INTEGER_FORMAT "\t", id);
+    plen = strlen(pre);
+    kv = sorted(a->where, &nkv);
+    for (j = 0; j < nkv && json_array_size(wl) < a->top; j++) {
+        const char *k = kv[j].key, *tab;
+
+        if (strncmp(k, pre, plen) != 0)
+            continue;
+        tab = strchr(k + plen, '\t');
+        if (tab == NULL)
+            continue;
+        json_array_append_new(wl, json_pack(
+            "{s:s%, s:s, s:I}", "bucket", k + plen,
+            (size_t)(tab - k - plen), "function", tab + 1,
+            "off_cpu_ns", kv[j].v));
+    }
+    free(kv);
+    return wl;
+}
+
+/* threads: on-CPU samples, off-CPU time, where they left the CPU. */
+static json_t *attr_threads(const struct attribution *a)
+{
+    json_t *arr = json_array();
+    const json_t *t;
+    char key[32];
+    size_t i;
+
+    json_array_foreach(json_object_get(a->samples, "threads"), i, t) {
+        json_int_t id = json_integer_value(json_object_get(t, "id"));
+        json_int_t ws = json_integer_value(
+            json_object_get(t, "window_start_ns"));
+        json_int_t we = json_integer_value(
+            json_object_get(t, "window_end_ns"));
+        json_int_t off = json_integer_value(
+            json_object_get(t, "off_cpu_ns"));
+        json_t *on, *tj;
+
+        snprintf(key, sizeof(key), "%" JSON_INTEGER_FORMAT, id);
+        on = json_object_get(a->thr_on, key);
+        tj = json_pack("{s:I, s:O?, s:O?, s:I, s:I, s:O?, s:O?, s:I, s:f, "
+                       "s:o}", "id", id,
+                       "tid", json_object_get(t, "tid"),
+                       "role", json_object_get(t, "role"),
+                       "on_cpu_samples",
+                       on != NULL ? json_integer_value(on) : 0,
+                       "off_cpu_ns", off,
+                       "switch_outs", json_object_get(t, "switch_outs"),
+                       "preempted", json_object_get(t, "preempted"),
+                       "window_ns", we > ws ? we - ws : 0,
+                       "off_cpu_share", we > ws
+                           ? (double)off / (double)(we - ws) : 0.0,
+                       "left_cpu_at", left_cpu_at(a, id));
+        if (tj != NULL) {
+            json_object_set(tj, "off_cpu_blocked_ns",
+                            json_object_get(t, "off_cpu_blocked_ns"));
+            json_object_set(tj, "off_cpu_preempted_ns",
+                            json_object_get(t, "off_cpu_preempted_ns"));
+            json_array_append_new(arr, tj);
+        }
+    }
+    return arr;
+}
+
+/* The top functions (by innermost scope) and the top lines. */
+static json_t *attr_top_functions(const struct attribution *a)
+{
+    json_t *arr = json_array();
+    size_t i, nkv;
+    struct kv *kv = sorted(a->fn_map, &nkv);
+
+    for (i = 0; i < nkv && i < a->top; i++)
         json_array_append_new(arr, json_pack(
             "{s:s, s:I, s:f}", "function", kv[i].key, "samples", kv[i].v,
-            "share", share(kv[i].v, on_total)));
+            "share", share(kv[i].v, a->on_total)));
     free(kv);
-    json_object_set_new(rep, "top_functions", arr);
-    arr = json_array();
-    kv = sorted(line_map, &nkv);
-    for (i = 0; i < nkv && i < top; i++) {
+    return arr;
+}
+
+static json_t *attr_top_lines(const struct attribution *a)
+{
+    json_t *arr = json_array();
+    size_t i, nkv;
+    struct kv *kv = sorted(a->line_map, &nkv);
+
+    for (i = 0; i < nkv && i < a->top; i++) {
         const char *tab = strchr(kv[i].key, '\t');
 
         json_array_append_new(arr, json_pack(
             "{s:s%, s:s, s:I, s:f}", "line", kv[i].key,
             tab != NULL ? (size_t)(tab - kv[i].key) : strlen(kv[i].key),
             "function", tab != NULL ? tab + 1 : "?", "samples", kv[i].v,
-            "share", share(kv[i].v, on_total)));
+            "share", share(kv[i].v, a->on_total)));
     }
     free(kv);
-    json_object_set_new(rep, "top_lines", arr);
-    if (o != NULL && o->folded) {
-        arr = json_array();
-        kv = sorted(folded_map, &nkv);
-        for (i = 0; i < nkv; i++) {
-            char *line = NULL;
+    return arr;
+}
 
-            if (asprintf(&line, "%s %" JSON_INTEGER_FORMAT, kv[i].key,
-                         kv[i].v) >= 0) {
-                json_array_append_new(arr, json_string(line));
-                free(line);
-            }
+/* Folded stacks, "outer;...;inner count", for flame graph tools. */
+static json_t *attr_folded(const struct attribution *a)
+{
+    json_t *arr = json_array();
+    size_t i, nkv;
+    struct kv *kv = sorted(a->folded_map, &nkv);
+
+    for (i = 0; i < nkv; i++) {
+        char *line = NULL;
+
+        if (asprintf(&line, "%s %" JSON_INTEGER_FORMAT, kv[i].key,
+                     kv[i].v) >= 0) {
+            json_array_append_new(arr, json_string(line));
+            free(line);
         }
-        free(kv);
-        json_object_set_new(rep, "folded", arr);
     }
+    free(kv);
+    return arr;
+}
 
-    json_decref(fn_map);
-    json_decref(line_map);
-    json_decref(folded_map);
-    json_decref(gh_lines);
-    json_decref(gh_addrs);
-    json_decref(gh_skid);
-    json_decref(where);
-    json_decref(thr_on);
-    json_decref(labels);
-    rcuprof_symbolize_free(own);
-    free(addr);
+json_t *rcuprof_attribute(const json_t *samples, struct rcuprof_symbolize *s,
+                          const struct rcuprof_attribute_opts *o,
+                          char *errbuf, size_t n)
+{
+    struct attribution a;
+    const json_t *row;
+    json_t *rep;
+    size_t i;
+
+    if (attr_start(&a, samples, s, o, errbuf, n) != 0) {
+        attr_free(&a);
+        return NULL;
+    }
+    json_array_foreach(json_object_get(a.samples, "rows"), i, row)
+        attr_row(&a, row);
+    rep = attr_head(&a);
+    json_object_set_new(rep, "buckets", attr_buckets(&a));
+    json_object_set_new(rep, "get_hold_current_qp", attr_get_hold(&a));
+    json_object_set_new(rep, "threads", attr_threads(&a));
+    json_object_set_new(rep, "top_functions", attr_top_functions(&a));
+    json_object_set_new(rep, "top_lines", attr_top_lines(&a));
+    if (a.folded)
+        json_object_set_new(rep, "folded", attr_folded(&a));
+    attr_free(&a);
     return rep;
- oom:
-    snprintf(errbuf, n, "attribution: out of memory");
-    free(addr);
-    return NULL;
 }

@@ -13,6 +13,7 @@
 # define RCUPROF_EXPLAIN_H
 
 # include <stddef.h>
+# include <stdint.h>
 # include <jansson.h>
 
 # include "record.h"
@@ -308,7 +309,36 @@ void rcuprof_explain_classify(const rcuprof_explain_case *c,
 /* cost ratio target/reference of placement i (NAN if either missing). */
 double rcuprof_explain_excess(const rcuprof_explain_case *c, size_t i);
 
-/* The output, explain.json and explain.md: analysis/report/explain.c
- * (rcuprof_report.h). */
+/* ---------------------------------------------------------------------- */
+/* What one explain run was, for its report                                */
+
+struct rcuprof_placement_topo_summary;
+
+typedef struct rcuprof_explain_meta_st {
+    const char *version;        /* rcuprof's */
+    int64_t created_unix_ns;
+    const char *mode;           /* "results" or "threads" */
+    const json_t *inputs;       /* the results files (array) */
+    const char *variant;
+    const json_t *options;      /* the driver options every run got */
+    const char *options_text;
+    unsigned reps;
+    uint64_t seed;
+    const char *host, *kernel;
+    const struct rcuprof_placement_topo_summary *topo;
+    int pmu;
+    const char *pmu_reason, *counters;
+    const char (*pnames)[48];   /* the placements run, nplace of them */
+    const char (*psame)[96];
+    size_t nplace;
+    const rcuprof_explain_pair *pairs;  /* the round-trip matrix's */
+    size_t npairs, total_pairs;
+    size_t runs_total, runs_failed;
+    const json_t *detection;    /* per variant, or NULL */
+    const json_t *cases, *notes;
+} rcuprof_explain_meta;
+
+/* The output, explain.json (rcuprof_explain_report_json) and explain.md:
+ * analysis/report/explain.c (rcuprof_report.h). */
 
 #endif

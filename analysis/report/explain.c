@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "explain.h"
+#include "rcuprof_placement.h"
 #include "rcuprof_report.h"
 #include "rcuprof_util.h"
 
@@ -541,4 +542,109 @@ char *rcuprof_explain_markdown(const json_t *rep)
         rcuprof_sb_printf(&b, "\n");
     }
     return rcuprof_sb_done(&b);
+}
+
+/* ---------------------------------------------------------------------- */
+/* The whole report                                                        */
+
+static json_t *rtt_json(const rcuprof_explain_meta *x)
+{
+    json_t *pairs = json_array(), *cpus = json_array(), *matrix = json_array();
+    int used[RCUPROF_EXPLAIN_MAX_CPUS_USED * 4];
+    size_t nu = 0, i, k;
+
+    for (i = 0; i < x->npairs; i++) {
+        const rcuprof_explain_pair *p = &x->pairs[i];
+
+        json_array_append_new(pairs, json_pack(
+            "{s:i, s:i, s:s, s:o, s:o, s:i}", "a", p->a, "b", p->b,
+            "relation", rcuprof_explain_rel_name(p->rel),
+            "ns", isfinite(p->ns) ? json_real(p->ns) : json_null(),
+            "median_ns", isfinite(p->median_ns) ? json_real(p->median_ns)
+                                                : json_null(),
+            "runs", (int)p->n));
+        for (k = 0; k < nu && used[k] != p->a; k++)
+            ;
+        if (k == nu && nu < sizeof(used) / sizeof(used[0]))
+            used[nu++] = p->a;
+        for (k = 0; k < nu && used[k] != p->b; k++)
+            ;
+        if (k == nu && nu < sizeof(used) / sizeof(used[0]))
+            used[nu++] = p->b;
+    }
+    qsort(used, nu, sizeof(used[0]), rcuprof_sort_cmp_int);
+    for (i = 0; i < nu; i++) {
+        json_t *row = json_array();
+
+        json_array_append_new(cpus, json_integer(used[i]));
+        for (k = 0; k < nu; k++) {
+            json_t *cell = json_null();
+            size_t p;
+
+            for (p = 0; p < x->npairs; p++) {
+                const rcuprof_explain_pair *pr = &x->pairs[p];
+
+                if (((pr->a == used[i] && pr->b == used[k])
+                     || (pr->b == used[i] && pr->a == used[k]))
+                    && isfinite(pr->ns))
+                    cell = json_real(pr->ns);
+            }
+            json_array_append_new(row, cell);
+        }
+        json_array_append_new(matrix, row);
+    }
+    return json_pack("{s:o, s:o, s:o, s:i, s:b, s:s}", "pairs", pairs,
+                     "cpus", cpus, "matrix", matrix, "total_pairs",
+                     (int)x->total_pairs, "capped",
+                     x->total_pairs > x->npairs, "method",
+                     "rcuprof-stress --workload pingpong --threads 2 --pin cpus:A,B; a run's figure is thread 0's window / its round trips; ns is the fastest run's, median_ns the median");
+}
+
+json_t *rcuprof_explain_report_json(const rcuprof_explain_meta *m)
+{
+    json_t *places = json_array(), *machine, *report, *rules = json_array();
+    size_t i;
+
+    for (i = 0; i < m->nplace; i++)
+        json_array_append_new(places, json_pack("{s:s, s:s, s:b}",
+            "name", m->pnames[i], "same_as", m->psame[i],
+            "baseline", i == 0));
+    machine = json_pack("{s:s, s:s, s:i, s:s, s:i, s:i, s:i, s:i, s:b, s:b, s:s, s:s}",
+                        "host", m->host[0] ? m->host : "?",
+                        "kernel", m->kernel[0] ? m->kernel : "?",
+                        "cpus_allowed", m->topo->allowed_pus,
+                        "allowed", m->topo->allowed,
+                        "packages", m->topo->packages,
+                        "l3_domains", m->topo->l3_domains,
+                        "cores", m->topo->cores, "pus", m->topo->pus,
+                        "smt", m->topo->pus > m->topo->cores,
+                        "pmu", m->pmu, "pmu_reason", m->pmu_reason,
+                        "counters", m->counters);
+    report = json_pack("{s:s, s:s, s:I, s:s, s:O, s:s, s:O, s:s, s:i, s:I, s:o, s:o}",
+                       "schema", RCUPROF_EXPLAIN_SCHEMA,
+                       "rcuprof_version", m->version,
+                       "created_unix_ns", (json_int_t)m->created_unix_ns,
+                       "mode", m->mode, "inputs", m->inputs,
+                       "variant", m->variant, "options", m->options,
+                       "options_text", m->options_text,
+                       "reps", (int)m->reps, "seed", (json_int_t)m->seed,
+                       "machine", machine, "placements", places);
+    if (report == NULL) {
+        json_decref(rules);
+        return NULL;
+    }
+    json_object_set_new(report, "detection", m->detection != NULL
+                        ? json_incref((json_t *)m->detection) : json_null());
+    json_object_set(report, "cases", (json_t *)m->cases);
+    json_object_set_new(report, "rtt", rtt_json(m));
+    json_object_set_new(report, "runs", json_pack("{s:i, s:i}",
+        "total", (int)m->runs_total, "failed", (int)m->runs_failed));
+    for (i = 0; i < rcuprof_explain_nrules; i++)
+        json_array_append_new(rules, json_pack("{s:s, s:s, s:s}",
+            "id", rcuprof_explain_rules[i].id,
+            "title", rcuprof_explain_rules[i].title,
+            "question", rcuprof_explain_rules[i].question));
+    json_object_set_new(report, "rules", rules);
+    json_object_set(report, "notes", (json_t *)m->notes);
+    return report;
 }

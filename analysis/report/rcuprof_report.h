@@ -64,6 +64,9 @@ json_t *rcuprof_explain_case_json(const struct rcuprof_explain_case_st *c,
                                   const char *summary);
 json_t *rcuprof_explain_detection_json(
     const struct rcuprof_explain_detection_st *d);
+/* The whole explain.json (schema rcuprof-explain/1). */
+struct rcuprof_explain_meta_st;
+json_t *rcuprof_explain_report_json(const struct rcuprof_explain_meta_st *m);
 /* explain.md from explain.json (everything the markdown shows is in it). */
 char *rcuprof_explain_markdown(const json_t *report);
 

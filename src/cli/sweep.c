@@ -394,312 +394,349 @@ static int spec_unpack(struct sweep *sw, json_t *spec)
     return 0;
 }
 
-int rcuprof_cmd_sweep(int argc, char **argv)
+/* The variants of --variants: distinct names, at most SWEEP_VARIANTS_MAX. */
+static int spec_variants(struct sweep *sw, const char *arg)
 {
-    struct sweep sw;
-    struct sweep_args args = { 0 };
-    unsigned char seen[ARG_N] = { 0 };
-    const char *variants_arg, *threads_arg;
-    int resume, have_seed, rc = RCUPROF_OK, fresh;
-    uint64_t seed;
-    json_t *options = json_object(), *known = NULL, *point;
+    char *list = strdup(arg), *tok, *save = NULL;
+    size_t j;
+
+    if (list == NULL) {
+        rcuprof_err("sweep: out of memory");
+        return RCUPROF_ERR_SYSTEM;
+    }
+    for (tok = strtok_r(list, ",", &save); tok != NULL;
+         tok = strtok_r(NULL, ",", &save)) {
+        for (j = 0; j < sw->nvariants; j++)
+            if (strcmp(sw->variants[j], tok) == 0)
+                break;
+        if (j < sw->nvariants || sw->nvariants == SWEEP_VARIANTS_MAX
+            || !rcuprof_variant_name_ok(tok)) {
+            rcuprof_err("sweep: --variants: '%s' is %s: give up to %d distinct names",
+                        tok, j < sw->nvariants ? "repeated" : "not a variant name",
+                        SWEEP_VARIANTS_MAX);
+            free(list);
+            return RCUPROF_ERR_USAGE;
+        }
+        sw->variants[sw->nvariants++] = strdup(tok);
+    }
+    free(list);
+    if (sw->nvariants == 0) {
+        rcuprof_err("sweep: --variants is empty: give names like stock,rcu-sync");
+        return RCUPROF_ERR_USAGE;
+    }
+    return 0;
+}
+
+/*
+ * The sweep asked for: a bare --resume takes the spec from the file;
+ * otherwise --variants, --threads and --reps.  0 or an exit code.
+ */
+static int sweep_spec(struct sweep *sw, const struct sweep_args *a,
+                      const unsigned char *seen, const json_t *options)
+{
     char err[1024];
-    size_t i, j, todo = 0, done_now = 0, nfail = 0, nok = 0;
-    rcuprof_results prev;
-    double t0;
+    int rc;
 
-    memset(&sw, 0, sizeof(sw));
-    memset(&prev, 0, sizeof(prev));
-    sw.fd = -1;
-    rc = sweep_parse(argc, argv, &args, seen, options);
-    if (rc != 0) {
-        json_decref(options);
-        return rc > 0 ? RCUPROF_OK : RCUPROF_ERR_USAGE;
-    }
-    variants_arg = args.variants;
-    threads_arg = args.threads;
-    sw.dir = args.out;
-    sw.timeout = args.timeout;
-    resume = args.resume;
-    seed = args.seed;
-    have_seed = seen[ARG_SEED];
-    if (sw.dir == NULL) {
-        rcuprof_err("sweep: --out DIR is required: the folder for results.jsonl");
-        goto usage;
-    }
-    if (snprintf(sw.path, sizeof(sw.path), "%s/results.jsonl", sw.dir)
-        >= (int)sizeof(sw.path)) {
-        rcuprof_err("sweep: --out '%s' is too long: use a shorter path", sw.dir);
-        goto usage;
-    }
+    if (a->resume && a->variants == NULL && a->threads == NULL
+        && !seen[ARG_REPS] && json_object_size(options) == 0
+        && !seen[ARG_SEED]) {
+        rcuprof_results prev;
 
-    /* A bare --resume takes the spec from the file. */
-    if (resume && variants_arg == NULL && threads_arg == NULL
-        && !seen[ARG_REPS] && json_object_size(options) == 0 && !have_seed) {
-        if (rcuprof_results_read(&prev, sw.path, err, sizeof(err)) != 0) {
+        memset(&prev, 0, sizeof(prev));
+        if (rcuprof_results_read(&prev, sw->path, err, sizeof(err)) != 0) {
             rcuprof_err("sweep: --resume: %s", err);
-            goto usage;
+            rcuprof_results_free(&prev);
+            return RCUPROF_ERR_USAGE;
         }
-        sw.spec = json_deep_copy(json_object_get(prev.files[0].header, "spec"));
-        if (spec_unpack(&sw, sw.spec) != 0) {
-            rcuprof_err("sweep: --resume: the spec in %s is not usable: start a new sweep",
-                        sw.path);
-            goto usage;
-        }
+        sw->spec = json_deep_copy(json_object_get(prev.files[0].header,
+                                                  "spec"));
         rcuprof_results_free(&prev);
-    } else {
-        char *list, *tok, *save = NULL;
-
-        if (variants_arg == NULL || threads_arg == NULL || !seen[ARG_REPS]) {
-            rcuprof_err("sweep: --variants, --threads and --reps are required: see 'rcuprof sweep --help'");
-            goto usage;
+        if (spec_unpack(sw, sw->spec) != 0) {
+            rcuprof_err("sweep: --resume: the spec in %s is not usable: start a new sweep",
+                        sw->path);
+            return RCUPROF_ERR_USAGE;
         }
-        list = strdup(variants_arg);
-        for (tok = strtok_r(list, ",", &save); tok != NULL;
-             tok = strtok_r(NULL, ",", &save)) {
-            for (j = 0; j < sw.nvariants; j++)
-                if (strcmp(sw.variants[j], tok) == 0)
-                    break;
-            if (j < sw.nvariants || sw.nvariants == SWEEP_VARIANTS_MAX
-                || !rcuprof_variant_name_ok(tok)) {
-                rcuprof_err("sweep: --variants: '%s' is %s: give up to %d distinct names",
-                            tok, j < sw.nvariants ? "repeated" : "not a variant name",
-                            SWEEP_VARIANTS_MAX);
-                free(list);
-                goto usage;
-            }
-            sw.variants[sw.nvariants++] = strdup(tok);
-        }
-        free(list);
-        if (sw.nvariants == 0) {
-            rcuprof_err("sweep: --variants is empty: give names like stock,rcu-sync");
-            goto usage;
-        }
-        if (rcuprof_parse_threads(threads_arg, sw.threads, RCUPROF_THREADS_MAX,
-                                  &sw.nthreads, err, sizeof(err)) != 0) {
-            rcuprof_err("sweep: --threads: %s", err);
-            goto usage;
-        }
-        sw.reps = args.reps;
+        return 0;
     }
+    if (a->variants == NULL || a->threads == NULL || !seen[ARG_REPS]) {
+        rcuprof_err("sweep: --variants, --threads and --reps are required: see 'rcuprof sweep --help'");
+        return RCUPROF_ERR_USAGE;
+    }
+    if ((rc = spec_variants(sw, a->variants)) != 0)
+        return rc;
+    if (rcuprof_parse_threads(a->threads, sw->threads, RCUPROF_THREADS_MAX,
+                              &sw->nthreads, err, sizeof(err)) != 0) {
+        rcuprof_err("sweep: --threads: %s", err);
+        return RCUPROF_ERR_USAGE;
+    }
+    sw->reps = a->reps;
+    return 0;
+}
 
-    /* Every variant known and built, before anything is written. */
-    known = rcuprof_variants_load(err, sizeof(err));
+/* Every variant known and built, before anything is written. */
+static int sweep_check_variants(const struct sweep *sw)
+{
+    char err[1024], drv[PATH_MAX];
+    json_t *known = rcuprof_variants_load(err, sizeof(err));
+    size_t i;
+    int rc = 0;
+
     if (known == NULL) {
         rcuprof_err("%s", err);
-        goto usage;
+        return RCUPROF_ERR_USAGE;
     }
-    for (i = 0; i < sw.nvariants; i++) {
-        char drv[PATH_MAX];
-
-        if (json_object_get(known, sw.variants[i]) == NULL) {
+    for (i = 0; i < sw->nvariants && rc == 0; i++) {
+        if (json_object_get(known, sw->variants[i]) == NULL) {
             rcuprof_err("sweep: unknown variant '%s': 'rcuprof variants' lists them, 'rcuprof variant add' makes one",
-                        sw.variants[i]);
-            goto usage;
-        }
-        snprintf(drv, sizeof(drv), "%s/rcuprof-stress-%s", rcuprof_bindir(),
-                 sw.variants[i]);
-        if (access(drv, X_OK) != 0) {
+                        sw->variants[i]);
+            rc = RCUPROF_ERR_USAGE;
+        } else if (rcuprof_driver_path(sw->variants[i], drv,
+                                       sizeof(drv)) != 0) {
             rcuprof_err("sweep: variant '%s' is not built (no %s): build it with cmake --build build",
-                        sw.variants[i], drv);
-            goto usage;
+                        sw->variants[i], drv);
+            rc = RCUPROF_ERR_USAGE;
         }
     }
+    json_decref(known);
+    return rc;
+}
 
-    fresh = access(sw.path, F_OK) != 0;
-    if (!resume && !fresh) {
+/*
+ * The plan: a fresh sweep needs a new folder, a resumed one its file; the
+ * spec (a resumed sweep keeps its seed unless one is given), its hash and
+ * the plan from it.  0 or an exit code.
+ */
+static int sweep_make_plan(struct sweep *sw, const struct sweep_args *a,
+                           const unsigned char *seen, json_t *options)
+{
+    int fresh = access(sw->path, F_OK) != 0;
+    uint64_t seed = a->seed;
+    char err[1024];
+
+    if (!a->resume && !fresh) {
         rcuprof_err("sweep: %s exists: add --resume to continue it, or give another --out",
-                    sw.path);
-        goto usage;
+                    sw->path);
+        return RCUPROF_ERR_USAGE;
     }
-    if (resume && fresh) {
+    if (a->resume && fresh) {
         rcuprof_err("sweep: --resume: %s does not exist: start the sweep without --resume",
-                    sw.path);
-        goto usage;
+                    sw->path);
+        return RCUPROF_ERR_USAGE;
     }
-
-    if (!resume || sw.spec == NULL) {
+    if (sw->spec == NULL) {
         json_t *tl = json_array(), *vl = json_array();
+        size_t i;
 
-        if (resume) {
+        if (a->resume && !seen[ARG_SEED]) {
             /* The recorded seed unless one is given. */
-            if (rcuprof_results_read(&prev, sw.path, err, sizeof(err)) != 0) {
+            rcuprof_results prev;
+
+            memset(&prev, 0, sizeof(prev));
+            if (rcuprof_results_read(&prev, sw->path, err, sizeof(err)) != 0) {
                 rcuprof_err("sweep: --resume: %s", err);
-                goto usage;
+                rcuprof_results_free(&prev);
+                json_decref(tl);
+                json_decref(vl);
+                return RCUPROF_ERR_USAGE;
             }
-            if (!have_seed)
-                seed = (uint64_t)json_integer_value(json_object_get(
-                    json_object_get(prev.files[0].header, "spec"), "seed"));
+            seed = (uint64_t)json_integer_value(json_object_get(
+                json_object_get(prev.files[0].header, "spec"), "seed"));
             rcuprof_results_free(&prev);
-        } else if (!have_seed) {
+        } else if (!a->resume && !seen[ARG_SEED]) {
             uint32_t s;
 
             if (getrandom(&s, sizeof(s), 0) != (ssize_t)sizeof(s))
                 s = (uint32_t)time(NULL) ^ (uint32_t)getpid();
             seed = s;
         }
-        for (i = 0; i < sw.nvariants; i++)
-            json_array_append_new(vl, json_string(sw.variants[i]));
-        for (i = 0; i < sw.nthreads; i++)
-            json_array_append_new(tl, json_integer(sw.threads[i]));
-        sw.spec = json_pack("{s:o, s:o, s:i, s:O, s:I, s:s}",
-                            "variants", vl, "threads", tl,
-                            "reps", (int)sw.reps, "options", options,
-                            "seed", (json_int_t)seed,
-                            "rcuprof_version", RCUPROF_VERSION);
+        for (i = 0; i < sw->nvariants; i++)
+            json_array_append_new(vl, json_string(sw->variants[i]));
+        for (i = 0; i < sw->nthreads; i++)
+            json_array_append_new(tl, json_integer(sw->threads[i]));
+        sw->spec = json_pack("{s:o, s:o, s:i, s:O, s:I, s:s}",
+                             "variants", vl, "threads", tl,
+                             "reps", (int)sw->reps, "options", options,
+                             "seed", (json_int_t)seed,
+                             "rcuprof_version", RCUPROF_VERSION);
     }
-    seed = (uint64_t)json_integer_value(json_object_get(sw.spec, "seed"));
-    if (sw.spec == NULL || rcuprof_spec_hash(sw.spec, sw.hash) != 0
-        || sweep_plan(&sw, seed) != 0) {
+    if (sw->spec == NULL || rcuprof_spec_hash(sw->spec, sw->hash) != 0
+        || sweep_plan(sw, (uint64_t)json_integer_value(json_object_get(
+               sw->spec, "seed"))) != 0) {
         rcuprof_err("sweep: out of memory");
-        rc = RCUPROF_ERR_SYSTEM;
+        return RCUPROF_ERR_SYSTEM;
+    }
+    return 0;
+}
+
+/*
+ * Resume: lock the file, refuse another spec, truncate a torn last line,
+ * and mark the points it holds done.  0 or an exit code.
+ */
+static int sweep_resume(struct sweep *sw)
+{
+    rcuprof_results prev;
+    const char *old;
+    char err[1024];
+    size_t i, j;
+    int rc = RCUPROF_ERR_USAGE;
+
+    memset(&prev, 0, sizeof(prev));
+    sw->fd = open(sw->path, O_RDWR | O_APPEND | O_CLOEXEC);
+    if (sw->fd < 0) {
+        rcuprof_err("sweep: cannot open %s (%s): check its permissions",
+                    sw->path, strerror(errno));
+        return RCUPROF_ERR_SYSTEM;
+    }
+    if (flock(sw->fd, LOCK_EX | LOCK_NB) != 0) {
+        rcuprof_err("sweep: another sweep is writing %s: wait for it to finish",
+                    sw->path);
+        return RCUPROF_ERR_USAGE;
+    }
+    if (rcuprof_results_read(&prev, sw->path, err, sizeof(err)) != 0) {
+        rcuprof_err("sweep: --resume: %s", err);
         goto out;
     }
-
-    if (resume) {
-        const char *old;
-
-        sw.fd = open(sw.path, O_RDWR | O_APPEND | O_CLOEXEC);
-        if (sw.fd < 0) {
-            rcuprof_err("sweep: cannot open %s (%s): check its permissions",
-                        sw.path, strerror(errno));
+    old = json_string_value(json_object_get(prev.files[0].header,
+                                            "spec_hash"));
+    if (strcmp(old, sw->hash) != 0) {
+        rcuprof_err("sweep: --resume: the spec differs from the one in %s (variants, threads, reps, driver options, seed or rcuprof version): give the same options, or only --out and --resume",
+                    sw->path);
+        goto out;
+    }
+    if (prev.files[0].torn) {
+        if (ftruncate(sw->fd, (off_t)prev.files[0].good_len) != 0
+            || fsync(sw->fd) != 0) {
+            rcuprof_err("sweep: cannot truncate the torn last line of %s (%s): check the disk",
+                        sw->path, strerror(errno));
             rc = RCUPROF_ERR_SYSTEM;
             goto out;
         }
-        if (flock(sw.fd, LOCK_EX | LOCK_NB) != 0) {
-            rcuprof_err("sweep: another sweep is writing %s: wait for it to finish",
-                        sw.path);
-            goto usage;
-        }
-        if (rcuprof_results_read(&prev, sw.path, err, sizeof(err)) != 0) {
-            rcuprof_err("sweep: --resume: %s", err);
-            goto usage;
-        }
-        old = json_string_value(json_object_get(prev.files[0].header,
-                                                "spec_hash"));
-        if (strcmp(old, sw.hash) != 0) {
-            rcuprof_err("sweep: --resume: the spec differs from the one in %s (variants, threads, reps, driver options, seed or rcuprof version): give the same options, or only --out and --resume",
-                        sw.path);
-            goto usage;
-        }
-        if (prev.files[0].torn) {
-            if (ftruncate(sw.fd, (off_t)prev.files[0].good_len) != 0
-                || fsync(sw.fd) != 0) {
-                rcuprof_err("sweep: cannot truncate the torn last line of %s (%s): check the disk",
-                            sw.path, strerror(errno));
-                rc = RCUPROF_ERR_SYSTEM;
-                goto out;
-            }
-            fprintf(stderr, "rcuprof: warning: %s: dropped a torn last line (an interrupted write)\n",
-                    sw.path);
-        }
-        if (prev.files[0].n_corrupt > 0)
-            fprintf(stderr, "rcuprof: warning: %s: %zu corrupt line(s) skipped, the first at line %zu; those points run again\n",
-                    sw.path, prev.files[0].n_corrupt,
-                    prev.files[0].first_corrupt);
-        for (i = 0; i < prev.npoints; i++) {
-            const rcuprof_point *p = &prev.points[i];
-
-            for (j = 0; j < sw.nplan; j++) {
-                struct plan_point *q = &sw.plan[j];
-
-                if (q->block == p->block && q->threads == p->threads
-                    && strcmp(sw.variants[q->variant],
-                              prev.variants[p->variant]) == 0)
-                    q->done = 1;
-            }
-        }
-        rcuprof_results_free(&prev);
+        fprintf(stderr, "rcuprof: warning: %s: dropped a torn last line (an interrupted write)\n",
+                sw->path);
     }
-    for (j = 0; j < sw.nplan; j++)
-        todo += !sw.plan[j].done;
+    if (prev.files[0].n_corrupt > 0)
+        fprintf(stderr, "rcuprof: warning: %s: %zu corrupt line(s) skipped, the first at line %zu; those points run again\n",
+                sw->path, prev.files[0].n_corrupt,
+                prev.files[0].first_corrupt);
+    for (i = 0; i < prev.npoints; i++) {
+        const rcuprof_point *p = &prev.points[i];
 
-    sw.tty = isatty(2);
+        for (j = 0; j < sw->nplan; j++) {
+            struct plan_point *q = &sw->plan[j];
+
+            if (q->block == p->block && q->threads == p->threads
+                && strcmp(sw->variants[q->variant],
+                          prev.variants[p->variant]) == 0)
+                q->done = 1;
+        }
+    }
+    rc = 0;
+ out:
+    rcuprof_results_free(&prev);
+    return rc;
+}
+
+/*
+ * The first point of a fresh sweep decides whether there is a file: a
+ * driver usage or setup failure is the options' fault, so nothing is
+ * written; else the folder, the file (locked) and its header.
+ */
+static int sweep_create(struct sweep *sw, json_t *point, int usage_fail)
+{
+    json_t *h;
+    int wr;
+
+    if (usage_fail) {
+        if (sw->tty)
+            fputs("\r\033[K", stderr);
+        rcuprof_err("sweep: %s", json_string_value(
+            json_object_get(point, "message")));
+        return RCUPROF_ERR_USAGE;
+    }
+    if (mkdir(sw->dir, 0755) != 0 && errno != EEXIST) {
+        rcuprof_err("sweep: cannot create %s (%s): check the parent folder exists and is writable",
+                    sw->dir, strerror(errno));
+        return RCUPROF_ERR_SYSTEM;
+    }
+    sw->fd = open(sw->path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL
+                  | O_CLOEXEC, 0644);
+    if (sw->fd < 0 || flock(sw->fd, LOCK_EX | LOCK_NB) != 0) {
+        rcuprof_err("sweep: cannot create %s (%s): check the folder is writable and no other sweep uses it",
+                    sw->path, strerror(errno));
+        return RCUPROF_ERR_SYSTEM;
+    }
+    h = json_pack("{s:s, s:s, s:O, s:s, s:I, s:I}", "type", "header",
+                  "schema", RCUPROF_RESULTS_SCHEMA, "spec", sw->spec,
+                  "spec_hash", sw->hash, "timeout_s", (json_int_t)sw->timeout,
+                  "created_unix_ns", (json_int_t)rcuprof_time_real_ns());
+    wr = h != NULL ? append_json(sw->fd, h) : -1;
+    json_decref(h);
+    if (wr != 0) {
+        rcuprof_err("sweep: cannot write %s (%s): check the disk", sw->path,
+                    strerror(errno));
+        unlink(sw->path);
+        return RCUPROF_ERR_SYSTEM;
+    }
+    fsync_dir(sw->dir);
+    return 0;
+}
+
+/*
+ * Run: every point not done, in plan order, each appended (and synced)
+ * the moment it finishes, with progress and an estimate of the time left.
+ * 0 (every point ran ok), RCUPROF_ERR_RUN (some failed) or an exit code.
+ */
+static int sweep_run(struct sweep *sw)
+{
+    size_t j, todo = 0, done_now = 0, nfail = 0, nok = 0;
+    uint64_t seed = (uint64_t)json_integer_value(json_object_get(sw->spec,
+                                                                 "seed"));
+    double t0;
+    int rc;
+
+    for (j = 0; j < sw->nplan; j++)
+        todo += !sw->plan[j].done;
+    sw->tty = isatty(2);
     /* A fresh sweep announces itself once its first point is accepted, so a
      * refused sweep prints its one error line only. */
-    if (sw.fd >= 0)
-        announce(&sw, todo, seed);
+    if (sw->fd >= 0)
+        announce(sw, todo, seed);
     t0 = rcuprof_time_mono_s();
-    for (j = 0; j < sw.nplan; j++) {
-        struct plan_point *p = &sw.plan[j];
+    for (j = 0; j < sw->nplan; j++) {
+        struct plan_point *p = &sw->plan[j];
         int usage_fail;
         double per_op, eta;
         char what[160];
         const char *st;
+        json_t *point;
 
         if (p->done)
             continue;
         eta = done_now ? (rcuprof_time_mono_s() - t0) / (double)done_now
                          * (double)(todo - done_now) : -1;
-        progress(&sw, done_now, todo, p, "", eta);
-        point = run_point(&sw, p, &usage_fail, &per_op);
+        progress(sw, done_now, todo, p, "", eta);
+        point = run_point(sw, p, &usage_fail, &per_op);
         if (point == NULL) {
-            if (sw.tty)
+            if (sw->tty)
                 fputc('\n', stderr);
             rcuprof_err("sweep: out of memory");
-            rc = RCUPROF_ERR_SYSTEM;
-            goto out;
+            return RCUPROF_ERR_SYSTEM;
         }
         st = json_string_value(json_object_get(point, "status"));
-        if (sw.fd < 0) {
-            /* The first point of a fresh sweep: a driver usage or setup
-             * failure is the options' fault, so nothing is written. */
-            if (usage_fail) {
-                if (sw.tty)
-                    fputs("\r\033[K", stderr);
-                rcuprof_err("sweep: %s", json_string_value(
-                    json_object_get(point, "message")));
+        if (sw->fd < 0) {
+            if ((rc = sweep_create(sw, point, usage_fail)) != 0) {
                 json_decref(point);
-                goto usage;
+                return rc;
             }
-            if (mkdir(sw.dir, 0755) != 0 && errno != EEXIST) {
-                rcuprof_err("sweep: cannot create %s (%s): check the parent folder exists and is writable",
-                            sw.dir, strerror(errno));
-                json_decref(point);
-                rc = RCUPROF_ERR_SYSTEM;
-                goto out;
-            }
-            sw.fd = open(sw.path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL
-                         | O_CLOEXEC, 0644);
-            if (sw.fd < 0 || flock(sw.fd, LOCK_EX | LOCK_NB) != 0) {
-                rcuprof_err("sweep: cannot create %s (%s): check the folder is writable and no other sweep uses it",
-                            sw.path, strerror(errno));
-                json_decref(point);
-                rc = RCUPROF_ERR_SYSTEM;
-                goto out;
-            }
-            {
-                json_t *h;
-                int wr;
-
-                h = json_pack("{s:s, s:s, s:O, s:s, s:I, s:I}",
-                              "type", "header", "schema",
-                              RCUPROF_RESULTS_SCHEMA, "spec", sw.spec,
-                              "spec_hash", sw.hash, "timeout_s",
-                              (json_int_t)sw.timeout, "created_unix_ns",
-                              (json_int_t)rcuprof_time_real_ns());
-                wr = h != NULL ? append_json(sw.fd, h) : -1;
-                json_decref(h);
-                if (wr != 0) {
-                    rcuprof_err("sweep: cannot write %s (%s): check the disk",
-                                sw.path, strerror(errno));
-                    unlink(sw.path);
-                    json_decref(point);
-                    rc = RCUPROF_ERR_SYSTEM;
-                    goto out;
-                }
-                fsync_dir(sw.dir);
-            }
-            announce(&sw, todo, seed);
+            announce(sw, todo, seed);
         }
-        if (append_json(sw.fd, point) != 0) {
-            if (sw.tty)
+        if (append_json(sw->fd, point) != 0) {
+            if (sw->tty)
                 fputc('\n', stderr);
             rcuprof_err("sweep: cannot append to %s (%s): check the disk, then --resume",
-                        sw.path, strerror(errno));
+                        sw->path, strerror(errno));
             json_decref(point);
-            rc = RCUPROF_ERR_SYSTEM;
-            goto out;
+            return RCUPROF_ERR_SYSTEM;
         }
         p->done = 1;
         done_now++;
@@ -712,21 +749,53 @@ int rcuprof_cmd_sweep(int argc, char **argv)
                      json_string_value(json_object_get(point, "message")));
         }
         json_decref(point);
-        eta = (rcuprof_time_mono_s() - t0) / (double)done_now * (double)(todo - done_now);
-        progress(&sw, done_now, todo, p, what, eta);
+        eta = (rcuprof_time_mono_s() - t0) / (double)done_now
+              * (double)(todo - done_now);
+        progress(sw, done_now, todo, p, what, eta);
     }
-    if (sw.tty && todo > 0)
+    if (sw->tty && todo > 0)
         fputc('\n', stderr);
     printf("sweep: %zu points run (%zu ok, %zu failed), %zu already done; results in %s\n",
-           done_now, nok, nfail, sw.nplan - todo, sw.path);
-    rc = nfail > 0 ? RCUPROF_ERR_RUN : RCUPROF_OK;
-    goto out;
- usage:
-    rc = RCUPROF_ERR_USAGE;
- out:
-    rcuprof_results_free(&prev);
+           done_now, nok, nfail, sw->nplan - todo, sw->path);
+    return nfail > 0 ? RCUPROF_ERR_RUN : RCUPROF_OK;
+}
+
+int rcuprof_cmd_sweep(int argc, char **argv)
+{
+    struct sweep sw;
+    struct sweep_args args = { 0 };
+    unsigned char seen[ARG_N] = { 0 };
+    json_t *options = json_object();
+    int rc;
+
+    memset(&sw, 0, sizeof(sw));
+    sw.fd = -1;
+    rc = sweep_parse(argc, argv, &args, seen, options);
+    if (rc != 0) {
+        json_decref(options);
+        return rc > 0 ? RCUPROF_OK : RCUPROF_ERR_USAGE;
+    }
+    sw.dir = args.out;
+    sw.timeout = args.timeout;
+    if (sw.dir == NULL) {
+        rcuprof_err("sweep: --out DIR is required: the folder for results.jsonl");
+        rc = RCUPROF_ERR_USAGE;
+    } else if (snprintf(sw.path, sizeof(sw.path), "%s/results.jsonl", sw.dir)
+               >= (int)sizeof(sw.path)) {
+        rcuprof_err("sweep: --out '%s' is too long: use a shorter path", sw.dir);
+        rc = RCUPROF_ERR_USAGE;
+    }
+    if (rc == 0)
+        rc = sweep_spec(&sw, &args, seen, options);
+    if (rc == 0)
+        rc = sweep_check_variants(&sw);
+    if (rc == 0)
+        rc = sweep_make_plan(&sw, &args, seen, options);
+    if (rc == 0 && args.resume)
+        rc = sweep_resume(&sw);
+    if (rc == 0)
+        rc = sweep_run(&sw);
     json_decref(options);
-    json_decref(known);
     sweep_free(&sw);
     return rc;
 }

@@ -59,6 +59,7 @@ struct rcuprof_churn {
     _Atomic uint64_t seq;       /* unique query numbers across writers */
     uint64_t open_ns, close_ns;
     struct writer *w;
+    int joined;                 /* _stop joined the writers */
 };
 
 static int write_once(struct rcuprof_churn *c, enum kind k, char *err,
@@ -273,11 +274,12 @@ void rcuprof_churn_stop(struct rcuprof_churn *c)
 {
     unsigned i;
 
-    if (c == NULL)
+    if (c == NULL || c->joined)
         return;
     atomic_store(&c->stop, 1);
     for (i = 0; i < c->nwriters; i++)
         pthread_join(c->w[i].th, NULL);
+    c->joined = 1;
 }
 
 void rcuprof_churn_free(struct rcuprof_churn *c)

@@ -466,199 +466,257 @@ static json_t *threads_json(const struct rcuprof_run *run)
     return a;
 }
 
-int main(int argc, char **argv)
-{
+/* One measurement: the run and everything set up for it. */
+struct driver {
     struct rcuprof_run run;
-    json_t *out, *build, *errors, *members[RCUPROF_TOOLS_MAX] = { 0 }, *rj;
-    hwloc_topology_t topo = NULL;
-    hwloc_bitmap_t allowed = NULL;
-    struct rcuprof_placement_plan *plan = NULL;
-    int rtt_cpu[2] = { -1, -1 };
-    double rtt[2] = { -1, -1 };
-    int64_t steal0, steal1;
-    struct rcuprof_counters *ctr = NULL;
+    json_t *build;              /* the build member */
+    hwloc_topology_t topo;
+    hwloc_bitmap_t allowed;
+    struct rcuprof_placement_plan *plan;
+    int workload_up;            /* setup ran: teardown is due */
+    struct rcuprof_counters *ctr;
     struct rcuprof_counters_tool ctr_tool;
-    struct rcuprof_sampler *smp = NULL;
+    struct rcuprof_sampler *smp;
     struct rcuprof_sampler_tool smp_tool;
-    struct rcuprof_churn *churn = NULL;
+    struct rcuprof_churn *churn;
 #ifdef RCUPROF_HAVE_PROBES
-    struct rcuprof_probe_readout *probes = NULL;
+    struct rcuprof_probe_readout *probes;
 #endif
-    json_error_t jerr;
-    char err[512] = "";
-    uint64_t ops, cpu;
-    unsigned h;
-    int rc;
+    /* The measurement around the harness's window. */
+    int rtt_cpu[2];
+    double rtt[2];
+    int64_t steal0, steal1;
+};
 
-    memset(&run, 0, sizeof(run));
-    rc = parse_options(&run.cfg, argc, argv);
+static void driver_free(struct driver *d)
+{
+    rcuprof_churn_stop(d->churn);
+    if (d->workload_up)
+        workload_teardown(&d->run);
+    rcuprof_churn_free(d->churn);
+    rcuprof_counters_free(d->ctr);
+    rcuprof_sampler_free(d->smp);
+#ifdef RCUPROF_HAVE_PROBES
+    rcuprof_probe_readout_free(d->probes);
+#endif
+    rcuprof_placement_plan_free(d->plan);
+    if (d->allowed != NULL)
+        hwloc_bitmap_free(d->allowed);
+    if (d->topo != NULL)
+        hwloc_topology_destroy(d->topo);
+    json_decref(d->build);
+}
+
+/* Parse and check the options against the workload; 0 or the exit code. */
+static int driver_parse(struct driver *d, int argc, char **argv)
+{
+    struct rcuprof_run *run = &d->run;
+    int rc = parse_options(&run->cfg, argc, argv);
+
     if (rc != 0)
         return rc;
-    run.view.threads = run.cfg.threads;
-    run.view.writers = run.cfg.writers != 0 ? run.cfg.writers
-                       : run.cfg.write_rate != 0 ? 1 : 0;
-    run.workload = rcuprof_workload_find(run.cfg.workload);
-    if (run.workload->fixed_threads != 0
-        && run.cfg.threads != run.workload->fixed_threads) {
+    run->view.threads = run->cfg.threads;
+    run->view.writers = run->cfg.writers != 0 ? run->cfg.writers
+                        : run->cfg.write_rate != 0 ? 1 : 0;
+    run->workload = rcuprof_workload_find(run->cfg.workload);
+    if (run->workload->fixed_threads != 0
+        && run->cfg.threads != run->workload->fixed_threads) {
         rcuprof_stress_error("usage", "--workload %s runs at exactly %u threads: pass --threads %u",
-                             run.workload->name, run.workload->fixed_threads,
-                             run.workload->fixed_threads);
+                             run->workload->name, run->workload->fixed_threads,
+                             run->workload->fixed_threads);
         return RCUPROF_EXIT_USAGE;
     }
-    if (run.cfg.compat != 0 && run.cfg.ops != 0) {
+    if (run->cfg.compat != 0 && run->cfg.ops != 0) {
         rcuprof_stress_error("usage", "--compat runs for --duration-ms, as perftools does: drop --ops");
         return RCUPROF_EXIT_USAGE;
     }
+    return 0;
+}
 
-    build = json_loads(rcuprof_build_json, 0, &jerr);
-    if (build == NULL) {
+/* The build member: the embedded record plus what only the run knows. */
+static int driver_build(struct driver *d)
+{
+    json_error_t jerr;
+
+    d->build = json_loads(rcuprof_build_json, 0, &jerr);
+    if (d->build == NULL) {
         rcuprof_stress_error("internal", "embedded build info is not JSON: %s",
                              jerr.text);
         return RCUPROF_EXIT_SYSTEM;
     }
-    json_object_set_new(build, "runtime_version",
+    json_object_set_new(d->build, "runtime_version",
                         json_string(OpenSSL_version(OPENSSL_VERSION)));
-    json_object_set_new(build, "driver_protocol",
+    json_object_set_new(d->build, "driver_protocol",
                         json_integer(RCUPROF_DRIVER_PROTOCOL));
-    json_object_set_new(build, "rcuprof_revision",
+    json_object_set_new(d->build, "rcuprof_revision",
                         json_string(RCUPROF_GIT_REVISION));
+    return 0;
+}
 
-    if (rcuprof_store_configure(&run, err, sizeof(err)) != 0) {
+/*
+ * Set up, in this order: the store's settings, the placement plan, the
+ * workload, the counters, the probe layer (before any writer or worker
+ * starts: its switch, K, its own cost), the sampler, the churn writers.
+ * 0 or the exit code (message printed).
+ */
+static int driver_setup(struct driver *d)
+{
+    struct rcuprof_run *run = &d->run;
+    char err[512] = "";
+    int rc;
+
+    if (rcuprof_store_configure(run, err, sizeof(err)) != 0) {
         rcuprof_stress_error("usage", "%s", err);
-        json_decref(build);
         return RCUPROF_EXIT_USAGE;
     }
-    rc = make_plan(&run, &topo, &allowed, &plan);
-    if (rc != 0) {
-        json_decref(build);
+    if ((rc = make_plan(run, &d->topo, &d->allowed, &d->plan)) != 0)
         return rc;
-    }
-    run.plan = plan;
-
-    rc = run.workload->setup != NULL
-         ? run.workload->setup(&run, err, sizeof(err)) : 0;
+    run->plan = d->plan;
+    d->workload_up = 1;
+    rc = run->workload->setup != NULL
+         ? run->workload->setup(run, err, sizeof(err)) : 0;
     if (rc != 0) {
         rcuprof_stress_error(rc == RCUPROF_EXIT_USAGE ? "usage" : "setup",
                              "%s", err);
-        workload_teardown(&run);
-        json_decref(build);
         return rc;
     }
-
-    rc = open_counters(&run, &ctr, &ctr_tool);
-    if (rc != 0) {
-        workload_teardown(&run);
-        json_decref(build);
+    if ((rc = open_counters(run, &d->ctr, &d->ctr_tool)) != 0)
         return rc;
-    }
-
 #ifdef RCUPROF_HAVE_PROBES
-    /* Before any writer or worker starts: switch, K, the layer's own cost. */
-    if (rcuprof_probe_readout_setup(&probes, run.cfg.threads, run.cfg.probes,
-                                    run.cfg.probe_every, err,
-                                    sizeof(err)) != 0) {
+    if (rcuprof_probe_readout_setup(&d->probes, run->cfg.threads,
+                                    run->cfg.probes, run->cfg.probe_every,
+                                    err, sizeof(err)) != 0) {
         rcuprof_stress_error("system", "%s", err);
-        rcuprof_probe_readout_free(probes);
-        rcuprof_counters_free(ctr);
-        workload_teardown(&run);
-        json_decref(build);
         return RCUPROF_EXIT_SYSTEM;
     }
-    rcuprof_run_add_tool(&run, rcuprof_probe_readout_tool(probes));
+    rcuprof_run_add_tool(run, rcuprof_probe_readout_tool(d->probes));
 #endif
-    rc = open_sampler(&run, &smp, &smp_tool);
-    if (rc != 0) {
-        rcuprof_counters_free(ctr);
-        workload_teardown(&run);
-        json_decref(build);
+    if ((rc = open_sampler(run, &d->smp, &d->smp_tool)) != 0)
         return rc;
-    }
-
-    rc = rcuprof_churn_start(&run, &churn, err, sizeof(err));
+    rc = rcuprof_churn_start(run, &d->churn, err, sizeof(err));
     if (rc != 0) {
         rcuprof_stress_error(rc == RCUPROF_EXIT_USAGE ? "usage" : "system",
                              "%s", err);
-        rcuprof_churn_stop(churn);
-        rcuprof_churn_free(churn);
-        workload_teardown(&run);
-        json_decref(build);
         return rc;
     }
-    pick_rtt_cpus(&run, plan, allowed, rtt_cpu);
-    if (run.cfg.rtt && rtt_cpu[1] >= 0)
-        rtt[0] = rcuprof_line_rtt_ns(rtt_cpu[0], rtt_cpu[1], 20000);
-    steal0 = rcuprof_steal_ticks();
+    return 0;
+}
 
-    rc = rcuprof_harness_run(&run);
+/*
+ * Measure: the line round trip and the steal counter before, the
+ * harness's run, then the writers stopped, the steal counter and the
+ * round trip after.  0 or the exit code (message printed).
+ */
+static int driver_measure(struct driver *d)
+{
+    struct rcuprof_run *run = &d->run;
+    int rc;
 
-    steal1 = rcuprof_steal_ticks();
-    rcuprof_churn_stop(churn);
-    if (rc == 0 && run.cfg.rtt && rtt_cpu[1] >= 0)
-        rtt[1] = rcuprof_line_rtt_ns(rtt_cpu[0], rtt_cpu[1], 20000);
-    if (rc != 0) {
+    d->rtt[0] = d->rtt[1] = -1;
+    pick_rtt_cpus(run, d->plan, d->allowed, d->rtt_cpu);
+    if (run->cfg.rtt && d->rtt_cpu[1] >= 0)
+        d->rtt[0] = rcuprof_line_rtt_ns(d->rtt_cpu[0], d->rtt_cpu[1], 20000);
+    d->steal0 = rcuprof_steal_ticks();
+
+    rc = rcuprof_harness_run(run);
+
+    d->steal1 = rcuprof_steal_ticks();
+    rcuprof_churn_stop(d->churn);
+    if (rc == 0 && run->cfg.rtt && d->rtt_cpu[1] >= 0)
+        d->rtt[1] = rcuprof_line_rtt_ns(d->rtt_cpu[0], d->rtt_cpu[1], 20000);
+    if (rc != 0)
         rcuprof_stress_error(rc == RCUPROF_EXIT_RUN ? "run" : "system",
-                             "%s", run.error);
-        workload_teardown(&run);
-        json_decref(build);
-        return rc;
-    }
+                             "%s", run->error);
+    return rc;
+}
 
-    errors = json_array();
-    out = json_pack("{s:s, s:o, s:o, s:o, s:o}",
-                    "schema", "rcuprof-run/1",
-                    "build", build,
-                    "env", rcuprof_env_json(&run),
-                    "run", rj = run_json(&run, &ops, &cpu),
-                    "threads", threads_json(&run));
-    json_object_set_new(rj, "placement", rcuprof_placement_plan_to_json(plan));
-    json_object_set_new(rj, "harness", rcuprof_harness_json(&run));
-    json_object_set_new(rj, "warmup_actual_ns", json_integer((json_int_t)run.warmup_ns));
-    {
-        unsigned i, idle = 0;
+/* The run member's figures beside the harness's. */
+static void run_member_rest(struct driver *d, json_t *rj, uint64_t ops)
+{
+    struct rcuprof_run *run = &d->run;
+    unsigned i, idle = 0;
 
-        for (i = 0; i < run.cfg.threads; i++)
-            idle += run.slots[i].ops == 0;
-        json_object_set_new(rj, "idle_workers", json_integer(idle));
-    }
+    json_object_set_new(rj, "placement",
+                        rcuprof_placement_plan_to_json(d->plan));
+    json_object_set_new(rj, "harness", rcuprof_harness_json(run));
+    json_object_set_new(rj, "warmup_actual_ns",
+                        json_integer((json_int_t)run->warmup_ns));
+    for (i = 0; i < run->cfg.threads; i++)
+        idle += run->slots[i].ops == 0;
+    json_object_set_new(rj, "idle_workers", json_integer(idle));
     json_object_set_new(rj, "store", rcuprof_store_json());
-    json_object_set_new(rj, "churn", rcuprof_churn_json(churn));
-    json_object_set_new(rj, "line_rtt", rtt_cpu[1] < 0 || !run.cfg.rtt ? json_null()
-        : json_pack("{s:[i,i], s:o, s:o}", "cpus", rtt_cpu[0], rtt_cpu[1],
-                    "before_ns", rtt[0] >= 0 ? json_real(rtt[0]) : json_null(),
-                    "after_ns", rtt[1] >= 0 ? json_real(rtt[1]) : json_null()));
-    json_object_set_new(rj, "steal_ms", steal0 >= 0 && steal1 >= steal0
-        ? json_real((double)(steal1 - steal0) * 1000.0 / (double)sysconf(_SC_CLK_TCK))
+    json_object_set_new(rj, "churn", rcuprof_churn_json(d->churn));
+    json_object_set_new(rj, "line_rtt", d->rtt_cpu[1] < 0 || !run->cfg.rtt
+        ? json_null()
+        : json_pack("{s:[i,i], s:o, s:o}", "cpus", d->rtt_cpu[0],
+                    d->rtt_cpu[1],
+                    "before_ns", d->rtt[0] >= 0 ? json_real(d->rtt[0])
+                                                : json_null(),
+                    "after_ns", d->rtt[1] >= 0 ? json_real(d->rtt[1])
+                                               : json_null()));
+    json_object_set_new(rj, "steal_ms", d->steal0 >= 0 && d->steal1 >= d->steal0
+        ? json_real((double)(d->steal1 - d->steal0) * 1000.0
+                    / (double)sysconf(_SC_CLK_TCK))
         : json_null());
-    json_object_set_new(rj, "sched", sched_json(&run, ops));
-    for (h = 0; h < run.ntools; h++)
-        if (run.tools[h]->member != NULL && run.tools[h]->to_json != NULL)
-            members[h] = run.tools[h]->to_json(run.tools[h], &run.view);
+    json_object_set_new(rj, "sched", sched_json(run, ops));
+}
+
+/* The result (rcuprof-run/1): the driver's members, then each tool's. */
+static json_t *driver_result(struct driver *d)
+{
+    struct rcuprof_run *run = &d->run;
+    json_t *out, *rj, *members[RCUPROF_TOOLS_MAX] = { 0 };
+    uint64_t ops, cpu;
+    unsigned h;
+
+    out = json_pack("{s:s, s:O, s:o, s:o, s:o}",
+                    "schema", "rcuprof-run/1",
+                    "build", d->build,
+                    "env", rcuprof_env_json(run),
+                    "run", rj = run_json(run, &ops, &cpu),
+                    "threads", threads_json(run));
+    if (out == NULL)
+        return NULL;
+    run_member_rest(d, rj, ops);
+    for (h = 0; h < run->ntools; h++)
+        if (run->tools[h]->member != NULL && run->tools[h]->to_json != NULL)
+            members[h] = run->tools[h]->to_json(run->tools[h], &run->view);
     /* A member no module collected is null, never zeros. */
     json_object_set_new(out, "probes", json_null());
     json_object_set_new(out, "counters", json_null());
     json_object_set_new(out, "samples", json_null());
-    for (h = 0; h < run.ntools; h++)
-        if (run.tools[h]->member != NULL)
-            json_object_set_new(out, run.tools[h]->member,
+    for (h = 0; h < run->ntools; h++)
+        if (run->tools[h]->member != NULL)
+            json_object_set_new(out, run->tools[h]->member,
                                 members[h] != NULL ? members[h]
                                                    : json_null());
-    json_object_set_new(out, "errors", errors);
+    json_object_set_new(out, "errors", json_array());
+    return out;
+}
 
-    if (json_dumpf(out, stdout, JSON_COMPACT) != 0 || fputc('\n', stdout) == EOF
-        || fflush(stdout) != 0) {
-        rcuprof_stress_error("system", "cannot write the result to stdout");
-        rc = RCUPROF_EXIT_SYSTEM;
+int main(int argc, char **argv)
+{
+    struct driver d;
+    json_t *out;
+    int rc;
+
+    memset(&d, 0, sizeof(d));
+    rc = driver_parse(&d, argc, argv);
+    if (rc == 0)
+        rc = driver_build(&d);
+    if (rc == 0)
+        rc = driver_setup(&d);
+    if (rc == 0)
+        rc = driver_measure(&d);
+    if (rc == 0) {
+        out = driver_result(&d);
+        if (out == NULL || json_dumpf(out, stdout, JSON_COMPACT) != 0
+            || fputc('\n', stdout) == EOF || fflush(stdout) != 0) {
+            rcuprof_stress_error("system", "cannot write the result to stdout");
+            rc = RCUPROF_EXIT_SYSTEM;
+        }
+        json_decref(out);
     }
-    json_decref(out);
-    workload_teardown(&run);
-    rcuprof_churn_free(churn);
-    rcuprof_counters_free(ctr);
-    rcuprof_sampler_free(smp);
-#ifdef RCUPROF_HAVE_PROBES
-    rcuprof_probe_readout_free(probes);
-#endif
-    rcuprof_placement_plan_free(plan);
-    hwloc_bitmap_free(allowed);
-    hwloc_topology_destroy(topo);
+    driver_free(&d);
     return rc;
 }
