@@ -97,19 +97,187 @@ static void fill_pair(rcuprof_explain_finding *f,
                    && (slow->lo > vs->hi || slow->hi < vs->lo);
 }
 
+/* Scratch of one detection: the runs per count and the arrays the scaling
+ * helpers take (nu entries each). */
+struct scratch {
+    struct count_runs *cr;
+    size_t nu;
+    double *th, *c, *lo, *hi, *se;
+    int *dv, *knee;
+    size_t *idx;
+};
+
+static void scratch_free(struct scratch *w)
+{
+    size_t i;
+
+    for (i = 0; w->cr != NULL && i < w->nu; i++)
+        free(w->cr[i].x);
+    free(w->cr);
+    free(w->th);
+    free(w->c);
+    free(w->lo);
+    free(w->hi);
+    free(w->se);
+    free(w->dv);
+    free(w->knee);
+    free(w->idx);
+}
+
+/* The counts, each with its runs and its interval.  0 or -1 (memory). */
+static int detect_counts(const unsigned *threads, const double *cost,
+                         size_t n, double level, struct scratch *w,
+                         rcuprof_explain_detection *det)
+{
+    unsigned *uniq = malloc(n * sizeof(*uniq));
+    size_t i, j, nu;
+
+    if (uniq == NULL)
+        return -1;
+    memcpy(uniq, threads, n * sizeof(*uniq));
+    nu = w->nu = rcuprof_sort_uniq_uint(uniq, n);
+    w->cr = calloc(nu, sizeof(*w->cr));
+    det->counts = calloc(nu, sizeof(*det->counts));
+    w->th = calloc(nu, sizeof(*w->th));
+    w->c = calloc(nu, sizeof(*w->c));
+    w->lo = calloc(nu, sizeof(*w->lo));
+    w->hi = calloc(nu, sizeof(*w->hi));
+    w->se = calloc(nu, sizeof(*w->se));
+    w->dv = calloc(nu, sizeof(*w->dv));
+    w->knee = calloc(nu, sizeof(*w->knee));
+    w->idx = calloc(nu, sizeof(*w->idx));
+    if (w->cr == NULL || det->counts == NULL || w->th == NULL
+        || w->c == NULL || w->lo == NULL || w->hi == NULL || w->se == NULL
+        || w->dv == NULL || w->knee == NULL || w->idx == NULL) {
+        free(uniq);
+        return -1;
+    }
+    det->ncounts = nu;
+    for (i = 0; i < nu; i++) {
+        w->cr[i].threads = uniq[i];
+        if ((w->cr[i].x = malloc(n * sizeof(double))) == NULL) {
+            free(uniq);
+            return -1;
+        }
+    }
+    for (i = 0; i < n; i++) {
+        for (j = 0; j < nu && w->cr[j].threads != threads[i]; j++)
+            ;
+        w->cr[j].x[w->cr[j].n++] = cost[i];
+    }
+    for (i = 0; i < nu; i++) {
+        det->counts[i].threads = uniq[i];
+        rcuprof_explain_count_interval(w->cr[i].x, w->cr[i].n, level,
+                                       &det->counts[i]);
+    }
+    free(uniq);
+    return 0;
+}
+
+/* Dips, over the counts that have an interval. */
+static int detect_dips(struct scratch *w, rcuprof_explain_detection *det)
+{
+    size_t i, k, m = 0;
+
+    for (i = 0; i < w->nu; i++) {
+        if (!isfinite(det->counts[i].lo))
+            continue;
+        w->th[m] = det->counts[i].threads;
+        w->c[m] = det->counts[i].cost;
+        w->lo[m] = det->counts[i].lo;
+        w->hi[m] = det->counts[i].hi;
+        w->idx[m++] = i;
+    }
+    if (m < 2 || rcuprof_stats_dips(w->th, w->c, w->lo, w->hi, m, w->dv,
+                                    NULL) != RCUPROF_STATS_OK)
+        return 0;
+    for (k = 0; k < m; k++) {
+        rcuprof_explain_finding f;
+
+        if (w->dv[k] < 0)
+            continue;
+        memset(&f, 0, sizeof(f));
+        f.kind = RCUPROF_EXPLAIN_DIP;
+        fill_pair(&f, &det->counts[w->idx[k]],
+                  &det->counts[w->idx[w->dv[k]]]);
+        f.step_eff = NAN;
+        rank_test(&w->cr[w->idx[k]], &w->cr[w->idx[w->dv[k]]], &f);
+        if (add_finding(det, &f) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Knees, over every count (medians); the worst step marked. */
+static int detect_knees(struct scratch *w, double min_step_eff,
+                        rcuprof_explain_detection *det)
+{
+    double worst = INFINITY;
+    size_t i, wi = 0, first = det->nfindings;
+
+    for (i = 0; i < w->nu; i++) {
+        w->th[i] = det->counts[i].threads;
+        w->c[i] = det->counts[i].cost;
+    }
+    if (w->nu < 2 || rcuprof_stats_knees(w->th, w->c, w->nu, min_step_eff,
+                                         NULL, w->se, w->knee, NULL)
+                     != RCUPROF_STATS_OK)
+        return 0;
+    for (i = 1; i < w->nu; i++) {
+        rcuprof_explain_finding f;
+
+        if (!w->knee[i])
+            continue;
+        memset(&f, 0, sizeof(f));
+        f.kind = RCUPROF_EXPLAIN_KNEE;
+        fill_pair(&f, &det->counts[i], &det->counts[i - 1]);
+        f.step_eff = w->se[i];
+        rank_test(&w->cr[i], &w->cr[i - 1], &f);
+        if (w->se[i] < worst) {
+            worst = w->se[i];
+            wi = det->nfindings;
+        }
+        if (add_finding(det, &f) != 0)
+            return -1;
+    }
+    if (det->nfindings > first)
+        det->findings[wi].worst = 1;
+    return 0;
+}
+
+/* Holm over the variant's findings, then each one's confidence. */
+static int detect_confidence(rcuprof_explain_detection *det)
+{
+    double *pv;
+    size_t i;
+
+    if (det->nfindings == 0)
+        return 0;
+    if ((pv = malloc(det->nfindings * sizeof(*pv))) == NULL)
+        return -1;
+    for (i = 0; i < det->nfindings; i++)
+        pv[i] = det->findings[i].p;
+    if (rcuprof_stats_holm(pv, det->nfindings, pv) != RCUPROF_STATS_OK)
+        for (i = 0; i < det->nfindings; i++)
+            pv[i] = NAN;
+    for (i = 0; i < det->nfindings; i++) {
+        det->findings[i].p_holm = pv[i];
+        det->findings[i].confidence = confidence(&det->findings[i]);
+    }
+    free(pv);
+    return 0;
+}
+
 int rcuprof_explain_detect(const unsigned *threads, const double *cost,
                            size_t n, double level, double min_step_eff,
                            rcuprof_explain_detection *det)
 {
-    struct count_runs *cr = NULL;
-    unsigned *uniq = NULL;
-    size_t nu = 0, i, j, k, m = 0;
-    double *th = NULL, *c = NULL, *lo = NULL, *hi = NULL, *se = NULL;
-    int *dv = NULL, *knee = NULL, rc = -1;
-    size_t *idx = NULL;
-    double *pv = NULL;
+    struct scratch w;
+    size_t i;
+    int rc = -1;
 
     memset(det, 0, sizeof(*det));
+    memset(&w, 0, sizeof(w));
     det->level = level;
     det->min_step_eff = min_step_eff;
     if (threads == NULL || cost == NULL || !(level > 0 && level < 1)
@@ -120,129 +288,12 @@ int rcuprof_explain_detect(const unsigned *threads, const double *cost,
             return -1;
     if (n == 0)
         return 0;
-    if ((uniq = malloc(n * sizeof(*uniq))) == NULL)
-        return -1;
-    memcpy(uniq, threads, n * sizeof(*uniq));
-    nu = rcuprof_sort_uniq_uint(uniq, n);
-    cr = calloc(nu, sizeof(*cr));
-    det->counts = calloc(nu, sizeof(*det->counts));
-    th = calloc(nu, sizeof(*th));
-    c = calloc(nu, sizeof(*c));
-    lo = calloc(nu, sizeof(*lo));
-    hi = calloc(nu, sizeof(*hi));
-    se = calloc(nu, sizeof(*se));
-    dv = calloc(nu, sizeof(*dv));
-    knee = calloc(nu, sizeof(*knee));
-    idx = calloc(nu, sizeof(*idx));
-    if (cr == NULL || det->counts == NULL || th == NULL || c == NULL
-        || lo == NULL || hi == NULL || se == NULL || dv == NULL
-        || knee == NULL || idx == NULL)
-        goto done;
-    det->ncounts = nu;
-    for (i = 0; i < nu; i++) {
-        cr[i].threads = uniq[i];
-        if ((cr[i].x = malloc(n * sizeof(double))) == NULL)
-            goto done;
-    }
-    for (i = 0; i < n; i++) {
-        for (j = 0; j < nu && cr[j].threads != threads[i]; j++)
-            ;
-        cr[j].x[cr[j].n++] = cost[i];
-    }
-    for (i = 0; i < nu; i++) {
-        det->counts[i].threads = uniq[i];
-        rcuprof_explain_count_interval(cr[i].x, cr[i].n, level,
-                                       &det->counts[i]);
-    }
-
-    /* Dips, over the counts that have an interval. */
-    for (i = 0; i < nu; i++) {
-        if (!isfinite(det->counts[i].lo))
-            continue;
-        th[m] = det->counts[i].threads;
-        c[m] = det->counts[i].cost;
-        lo[m] = det->counts[i].lo;
-        hi[m] = det->counts[i].hi;
-        idx[m++] = i;
-    }
-    if (m >= 2 && rcuprof_stats_dips(th, c, lo, hi, m, dv, NULL)
-                  == RCUPROF_STATS_OK) {
-        for (k = 0; k < m; k++) {
-            rcuprof_explain_finding f;
-
-            if (dv[k] < 0)
-                continue;
-            memset(&f, 0, sizeof(f));
-            f.kind = RCUPROF_EXPLAIN_DIP;
-            fill_pair(&f, &det->counts[idx[k]], &det->counts[idx[dv[k]]]);
-            f.step_eff = NAN;
-            rank_test(&cr[idx[k]], &cr[idx[dv[k]]], &f);
-            if (add_finding(det, &f) != 0)
-                goto done;
-        }
-    }
-
-    /* Knees, over every count (medians). */
-    for (i = 0; i < nu; i++) {
-        th[i] = det->counts[i].threads;
-        c[i] = det->counts[i].cost;
-    }
-    if (nu >= 2 && rcuprof_stats_knees(th, c, nu, min_step_eff, NULL, se,
-                                       knee, NULL) == RCUPROF_STATS_OK) {
-        double worst = INFINITY;
-        size_t wi = 0, first = det->nfindings;
-
-        for (i = 1; i < nu; i++) {
-            rcuprof_explain_finding f;
-
-            if (!knee[i])
-                continue;
-            memset(&f, 0, sizeof(f));
-            f.kind = RCUPROF_EXPLAIN_KNEE;
-            fill_pair(&f, &det->counts[i], &det->counts[i - 1]);
-            f.step_eff = se[i];
-            rank_test(&cr[i], &cr[i - 1], &f);
-            if (se[i] < worst) {
-                worst = se[i];
-                wi = det->nfindings;
-            }
-            if (add_finding(det, &f) != 0)
-                goto done;
-        }
-        if (det->nfindings > first)
-            det->findings[wi].worst = 1;
-    }
-
-    /* Holm over the variant's findings, then the confidence. */
-    if (det->nfindings > 0) {
-        if ((pv = malloc(det->nfindings * sizeof(*pv))) == NULL)
-            goto done;
-        for (i = 0; i < det->nfindings; i++)
-            pv[i] = det->findings[i].p;
-        if (rcuprof_stats_holm(pv, det->nfindings, pv) != RCUPROF_STATS_OK)
-            for (i = 0; i < det->nfindings; i++)
-                pv[i] = NAN;
-        for (i = 0; i < det->nfindings; i++) {
-            det->findings[i].p_holm = pv[i];
-            det->findings[i].confidence = confidence(&det->findings[i]);
-        }
-    }
-    rc = 0;
- done:
-    if (cr != NULL)
-        for (i = 0; i < nu; i++)
-            free(cr[i].x);
-    free(cr);
-    free(uniq);
-    free(th);
-    free(c);
-    free(lo);
-    free(hi);
-    free(se);
-    free(dv);
-    free(knee);
-    free(idx);
-    free(pv);
+    if (detect_counts(threads, cost, n, level, &w, det) == 0
+        && detect_dips(&w, det) == 0
+        && detect_knees(&w, min_step_eff, det) == 0
+        && detect_confidence(det) == 0)
+        rc = 0;
+    scratch_free(&w);
     if (rc != 0)
         rcuprof_explain_detection_free(det);
     return rc;

@@ -38,19 +38,12 @@ static void gp_quote(FILE *f, const char *s)
     fputc('\'', f);
 }
 
-char *rcuprof_report_gnuplot(const rcuprof_table *t, const rcuprof_scaling *sc,
-                             const char *dir)
+/* The data blocks: per variant cost and throughput ($d), its USL model,
+ * the probe figures ($p) and the scaling efficiencies ($e). */
+static void gp_data(FILE *f, const rcuprof_table *t, const rcuprof_scaling *sc)
 {
-    char *text = NULL;
-    size_t len = 0, ti, v;
-    FILE *f = open_memstream(&text, &len);
-    unsigned maxt;
+    size_t ti, v, k;
 
-    if (f == NULL)
-        return NULL;
-    maxt = t->threads[t->nthreads - 1];
-    fprintf(f, "# rcuprof report: plots of %s (gnuplot %s)\n",
-            rcuprof_metric_name(t->metric), "5");
     for (v = 0; v < t->nvariants; v++) {
         fprintf(f, "$d%zu << EOD\n# threads usecs lo hi mops lo hi\n", v);
         for (ti = 0; ti < t->nthreads; ti++) {
@@ -87,8 +80,6 @@ char *rcuprof_report_gnuplot(const rcuprof_table *t, const rcuprof_scaling *sc,
     }
     /* Scaling efficiency (the scaling report of each variant). */
     for (v = 0; v < t->nvariants; v++) {
-        size_t k;
-
         fprintf(f, "$e%zu << EOD\n# threads eff_first eff_step\n", v);
         for (k = 0; k < sc[v].nrows; k++)
             if (isfinite(sc[v].rows[k].eff_first))
@@ -98,6 +89,14 @@ char *rcuprof_report_gnuplot(const rcuprof_table *t, const rcuprof_scaling *sc,
                         ? sc[v].rows[k].eff_step : NAN);
         fprintf(f, "EOD\n");
     }
+}
+
+/* The terminals, the log2 threads axis and the CPU count's mark. */
+static void gp_axes(FILE *f, const rcuprof_table *t, const char *dir)
+{
+    unsigned maxt = t->threads[t->nthreads - 1];
+    size_t ti;
+
     fprintf(f, "dir = ");
     gp_quote(f, dir);
     fprintf(f, "\n"
@@ -116,10 +115,15 @@ char *rcuprof_report_gnuplot(const rcuprof_table *t, const rcuprof_scaling *sc,
                 "set label 1 '%u CPUs' at %u, graph 0.95 offset 0.5, 0\n",
                 t->cpus_allowed, t->cpus_allowed, t->cpus_allowed,
                 t->cpus_allowed);
-    fprintf(f, "do for [fmt in 'png svg'] {\n"
-            "    if (fmt eq 'png') { eval('set terminal '.pngterm) } "
-            "else { set terminal svg size 900,600 dynamic noenhanced }\n"
-            "    set output dir.'/cost.'.fmt.'.tmp'\n"
+}
+
+/* Per-op cost and throughput (with the USL fits) against threads. */
+static void gp_cost_throughput(FILE *f, const rcuprof_table *t,
+                               const rcuprof_scaling *sc)
+{
+    size_t v;
+
+    fprintf(f, "    set output dir.'/cost.'.fmt.'.tmp'\n"
             "    set ylabel '%s per op (usecs), mean and 95%% interval'\n"
             "    set yrange [0:*]\n"
             "    set title 'per-op cost against threads (%s)'\n    plot ",
@@ -142,43 +146,77 @@ char *rcuprof_report_gnuplot(const rcuprof_table *t, const rcuprof_scaling *sc,
             fprintf(f, ", \\\n        usl%zu(x) with lines dt 3 lc %zu title '%s USL fit'",
                     v, v + 1, t->variants[v]);
     }
-    if (t->have_probes) {
-        /* A panel per figure some variant has: gnuplot refuses a plot
-         * whose every point is undefined. */
-        fprintf(f, "\n    set output dir.'/probes.'.fmt.'.tmp'\n"
-                "    set multiplot layout 1,%d title 'probe layer, median over blocks'",
-                t->have_retries + t->have_slow);
-        if (t->have_retries) {
-            fprintf(f, "\n    set ylabel 'read-side retries per million acquisitions'\n"
-                    "    set title 'RCU retries'\n    plot ");
-            for (v = 0; v < t->nvariants; v++)
-                fprintf(f, "%s$p%zu using 1:2 with linespoints lw 2 pt 7 lc %zu title '%s'",
-                        v ? ", \\\n        " : "", v, v + 1, t->variants[v]);
-        }
-        if (t->have_slow) {
-            fprintf(f, "\n    set ylabel 'fetches that missed the cache, per 1k fetches'\n"
-                    "    set title 'slow-path fetches'\n    plot ");
-            for (v = 0; v < t->nvariants; v++)
-                fprintf(f, "%s$p%zu using 1:3 with linespoints lw 2 pt 7 lc %zu title '%s'",
-                        v ? ", \\\n        " : "", v, v + 1, t->variants[v]);
-        }
-        fprintf(f, "\n    unset multiplot");
-    }
-    {
-        fprintf(f, "\n    set output dir.'/efficiency.'.fmt.'.tmp'\n"
-                "    set ylabel 'scaling efficiency (1 = ideal)'\n"
-                "    set yrange [0:1.25]\n"
-                "    set key top right\n"
-                "    set title 'scaling efficiency: vs the first count (lines), per step (points)'\n"
-                "    plot 1 with lines dt 2 lc 'gray' title 'ideal', "
-                "%g with lines dt 4 lw 1.5 lc rgb '#cc4444' title 'knee: a step below %.0f%%'",
-                sc[0].min_step_eff, 100 * sc[0].min_step_eff);
+}
+
+/* The probe layer's figures: a panel per figure some variant has (gnuplot
+ * refuses a plot whose every point is undefined). */
+static void gp_probes(FILE *f, const rcuprof_table *t)
+{
+    size_t v;
+
+    if (!t->have_probes)
+        return;
+    fprintf(f, "\n    set output dir.'/probes.'.fmt.'.tmp'\n"
+            "    set multiplot layout 1,%d title 'probe layer, median over blocks'",
+            t->have_retries + t->have_slow);
+    if (t->have_retries) {
+        fprintf(f, "\n    set ylabel 'read-side retries per million acquisitions'\n"
+                "    set title 'RCU retries'\n    plot ");
         for (v = 0; v < t->nvariants; v++)
-            fprintf(f, ", \\\n        $e%zu using 1:2 with linespoints lw 2 pt 7 lc %zu title '%s vs first', "
-                    "$e%zu using 1:3 with points pt 6 ps 1.5 lc %zu title '%s per step'",
-                    v, v + 1, t->variants[v], v, v + 1, t->variants[v]);
-        fprintf(f, "\n    set key top left");
+            fprintf(f, "%s$p%zu using 1:2 with linespoints lw 2 pt 7 lc %zu title '%s'",
+                    v ? ", \\\n        " : "", v, v + 1, t->variants[v]);
     }
+    if (t->have_slow) {
+        fprintf(f, "\n    set ylabel 'fetches that missed the cache, per 1k fetches'\n"
+                "    set title 'slow-path fetches'\n    plot ");
+        for (v = 0; v < t->nvariants; v++)
+            fprintf(f, "%s$p%zu using 1:3 with linespoints lw 2 pt 7 lc %zu title '%s'",
+                    v ? ", \\\n        " : "", v, v + 1, t->variants[v]);
+    }
+    fprintf(f, "\n    unset multiplot");
+}
+
+/* Scaling efficiency against the first count and per step, with the
+ * ideal and the knee threshold. */
+static void gp_efficiency(FILE *f, const rcuprof_table *t,
+                          const rcuprof_scaling *sc)
+{
+    size_t v;
+
+    fprintf(f, "\n    set output dir.'/efficiency.'.fmt.'.tmp'\n"
+            "    set ylabel 'scaling efficiency (1 = ideal)'\n"
+            "    set yrange [0:1.25]\n"
+            "    set key top right\n"
+            "    set title 'scaling efficiency: vs the first count (lines), per step (points)'\n"
+            "    plot 1 with lines dt 2 lc 'gray' title 'ideal', "
+            "%g with lines dt 4 lw 1.5 lc rgb '#cc4444' title 'knee: a step below %.0f%%'",
+            sc[0].min_step_eff, 100 * sc[0].min_step_eff);
+    for (v = 0; v < t->nvariants; v++)
+        fprintf(f, ", \\\n        $e%zu using 1:2 with linespoints lw 2 pt 7 lc %zu title '%s vs first', "
+                "$e%zu using 1:3 with points pt 6 ps 1.5 lc %zu title '%s per step'",
+                v, v + 1, t->variants[v], v, v + 1, t->variants[v]);
+    fprintf(f, "\n    set key top left");
+}
+
+char *rcuprof_report_gnuplot(const rcuprof_table *t, const rcuprof_scaling *sc,
+                             const char *dir)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+
+    if (f == NULL)
+        return NULL;
+    fprintf(f, "# rcuprof report: plots of %s (gnuplot %s)\n",
+            rcuprof_metric_name(t->metric), "5");
+    gp_data(f, t, sc);
+    gp_axes(f, t, dir);
+    fprintf(f, "do for [fmt in 'png svg'] {\n"
+            "    if (fmt eq 'png') { eval('set terminal '.pngterm) } "
+            "else { set terminal svg size 900,600 dynamic noenhanced }\n");
+    gp_cost_throughput(f, t, sc);
+    gp_probes(f, t);
+    gp_efficiency(f, t, sc);
     fprintf(f, "\n    unset output\n}\n");
     if (fclose(f) != 0) {
         free(text);
