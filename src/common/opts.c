@@ -211,7 +211,11 @@ int rcuprof_opts_parse(const struct rcuprof_opt_group *groups, size_t ng,
         snprintf(res->msg, sizeof(res->msg), "too many options in one table");
         return res->code;
     }
-    optind = start;
+    /* optind 0: glibc's full reset (a process may parse more than once);
+     * argv[start - 1] stands in for the program name. */
+    argc -= start - 1;
+    argv += start - 1;
+    optind = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, t.shortopts, t.lo, NULL)) != -1) {
         const struct rcuprof_opt_group *g;
@@ -230,6 +234,7 @@ int rcuprof_opts_parse(const struct rcuprof_opt_group *groups, size_t ng,
                 res->row = t.row[t.letter[o] - 1];
             res->code = res->row != NULL ? RCUPROF_OPTS_MISSING
                                          : RCUPROF_OPTS_UNKNOWN;
+            res->first_arg = optind + start - 1;
             return res->code;
         }
         slot = c >= 256 ? (size_t)(c - 256) : (size_t)(t.letter[c] - 1);
@@ -240,7 +245,7 @@ int rcuprof_opts_parse(const struct rcuprof_opt_group *groups, size_t ng,
         if (r->kind == RCUPROF_OPT_ACTION) {
             res->code = RCUPROF_OPTS_STOP;
             res->row = r;
-            res->first_arg = optind;
+            res->first_arg = optind + start - 1;
             return res->code;
         }
         if (rcuprof_opts_apply(r, g->target, optarg, res->msg,
@@ -253,7 +258,7 @@ int rcuprof_opts_parse(const struct rcuprof_opt_group *groups, size_t ng,
         if (g->target == NULL && g->pass != NULL)
             g->pass(g->ctx, r, takes_value(r) ? optarg : NULL);
     }
-    res->first_arg = optind;
+    res->first_arg = optind + start - 1;
     return RCUPROF_OPTS_OK;
 }
 

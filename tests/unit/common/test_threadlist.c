@@ -6,7 +6,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cli.h"
+#include "rcuprof_util.h"
 
 struct row {
     int line;
