@@ -50,6 +50,9 @@ char *rcuprof_report_gnuplot(const rcuprof_table *t, const rcuprof_scaling *s,
 /* The plots that script makes, NULL-terminated. */
 const char *const *rcuprof_report_plots(const rcuprof_table *t);
 
+/* summary.c: what rcuprof run prints of a driver result. */
+void rcuprof_run_summary_print(FILE *f, const json_t *res);
+
 /* attribute.c: the attribution report (analysis/attribute.c) as text. */
 void rcuprof_attribute_print(FILE *fp, const json_t *report);
 

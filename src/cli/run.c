@@ -11,106 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Counter sums per 1k ops, and what could not be counted, and why. */
-static void print_counters(json_t *c, json_t *run)
+/* The summary of a result, and its attribution when it was sampled. */
+static void run_print_summary(const json_t *res)
 {
-    json_t *sums = json_object_get(c, "sums"), *v, *u;
-    const char *name;
-    double ops = (double)json_integer_value(json_object_get(run, "ops"));
-    size_t i;
-
-    if (!json_is_object(c))
-        return;
-    printf("counters       (sum over threads, per 1k ops)%s\n",
-           json_is_true(json_object_get(c, "scaled"))
-           ? "  * = multiplexed, scaled" : "");
-    json_object_foreach(sums, name, v) {
-        double val = json_number_value(json_object_get(v, "value"));
-
-        printf("  %-24s %16.0f %14.3f%s\n", name, val,
-               ops > 0 ? val * 1000.0 / ops : 0.0,
-               json_is_true(json_object_get(v, "scaled")) ? " *" : "");
-    }
-    json_array_foreach(json_object_get(c, "unavailable"), i, u)
-        printf("  %-24s unavailable: %s\n",
-               json_string_value(json_object_get(u, "name")),
-               json_string_value(json_object_get(u, "reason")));
-}
-
-/* The probe layer's figures (patches/3.5/probes, probes/probe_readout.c). */
-static void print_probes(json_t *p)
-{
-    json_t *s = json_object_get(p, "summary");
-    json_t *v;
-
-    if (json_is_null(p) || p == NULL) {
-        printf("probes         none (this variant carries no probe layer)\n");
-        return;
-    }
-    if (!json_is_true(json_object_get(p, "enabled")) || !json_is_object(s)) {
-        printf("probes         off (--probes off)\n");
-        return;
-    }
-    printf("probes         lock %s: %lld acquisitions",
-           json_string_value(json_object_get(s, "lock")),
-           (long long)json_integer_value(json_object_get(s, "acquisitions")));
-    if (json_is_number(v = json_object_get(s, "retries_per_acquisition")))
-        printf(", %.6f retries/acq", json_number_value(v));
-    if (json_is_number(v = json_object_get(s, "acquire_ticks_per_acquisition")))
-        printf(", %.1f ticks/acq", json_number_value(v));
-    if (json_is_number(v = json_object_get(s, "lock_ticks_per_acquisition")))
-        printf(" (%.1f in read_lock)", json_number_value(v));
-    printf("\n");
-    if (json_is_number(v = json_object_get(s, "slow_fetches_per_kfetch")))
-        printf("               slow-path fetches %.2f per 1k\n", json_number_value(v));
-    if (json_is_number(v = json_object_get(s, "writer_wait_ns_per_sync")))
-        printf("               writer wait %.0f ns per synchronize (%lld synchronize)\n",
-               json_number_value(v),
-               (long long)json_integer_value(json_object_get(s, "syncs")));
-    if (json_is_number(v = json_object_get(json_object_get(p, "self_cost"), "added_ns")))
-        printf("               probe cost %.1f ns per read lock/unlock (measured on)\n",
-               json_number_value(v));
-}
-
-static void print_human(json_t *res)
-{
-    json_t *run = json_object_get(res, "run"), *b = json_object_get(res, "build");
-    json_t *env = json_object_get(res, "env");
-    json_t *wl = json_object_get(run, "workload");
-    json_t *items = json_object_get(wl, "items"), *it;
-    size_t i;
-
-    printf("variant        %s (OpenSSL %s, %zu patches)\n",
-           json_string_value(json_object_get(b, "variant")),
-           json_string_value(json_object_get(b, "openssl_version")),
-           json_array_size(json_object_get(b, "patches")));
-    printf("workload       fetch");
-    json_array_foreach(items, i, it)
-        printf("%s%s:%s", i ? "," : " ",
-               json_string_value(json_object_get(it, "type")),
-               json_string_value(json_object_get(it, "alg")));
-    printf(" (libctx %s%s%s)\n",
-           json_string_value(json_object_get(wl, "libctx")),
-           json_is_string(json_object_get(wl, "propq")) ? ", query " : "",
-           json_is_string(json_object_get(wl, "propq"))
-           ? json_string_value(json_object_get(wl, "propq")) : "");
-    printf("threads        %lld%s\n",
-           (long long)json_integer_value(json_object_get(run, "threads")),
-           json_is_true(json_object_get(env, "oversubscribed"))
-           ? "  (oversubscribed: more threads than CPUs allowed)" : "");
-    printf("window         %.3f s, %lld ops\n",
-           (double)json_integer_value(json_object_get(run, "wall_ns")) / 1e9,
-           (long long)json_integer_value(json_object_get(run, "ops")));
-    printf("wall ns/op     %.2f   (window x threads / ops)\n",
-           json_number_value(json_object_get(run, "wall_ns_per_op")));
-    printf("cpu ns/op      %.2f\n",
-           json_number_value(json_object_get(run, "cpu_ns_per_op")));
-    printf("ops/s          %.0f\n",
-           json_number_value(json_object_get(run, "ops_per_s")));
-    printf("utilisation    %.2f\n",
-           json_number_value(json_object_get(run, "utilisation")));
-    print_probes(json_object_get(res, "probes"));
-    print_counters(json_object_get(res, "counters"), run);
+    rcuprof_run_summary_print(stdout, res);
     if (json_is_object(json_object_get(res, "samples"))) {
         char err[512];
         rcuprof_record rec;
@@ -118,7 +22,6 @@ static void print_human(json_t *res)
 
         rcuprof_record_decode(res, &rec);
         rep = rcuprof_attribute_record(&rec, 10, 0, err, sizeof(err));
-
         printf("\n");
         if (rep != NULL)
             rcuprof_attribute_print(stdout, rep);
@@ -284,7 +187,7 @@ int rcuprof_cmd_run(int argc, char **argv)
     else if (o.json)
         fputs(r.out, stdout);
     else
-        print_human(res);
+        run_print_summary(res);
     rcuprof_driver_result_free(&r);
     json_decref(res);
     return RCUPROF_OK;
