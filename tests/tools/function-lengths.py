@@ -43,9 +43,16 @@ def main(argv):
     if len(argv) >= 2 and argv[0] == "-n":
         n = int(argv[1])
         argv = argv[2:]
+    if argv and argv[0] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 0
     roots = argv or ["src", "probes", "analysis"]
     rows = []
     for root in roots:
+        if not os.path.isdir(root):
+            print(f"function-lengths: {root}: no such folder: "
+                  "name folders of C sources", file=sys.stderr)
+            return 2
         for d, _, files in os.walk(root):
             for f in sorted(files):
                 if f.endswith(".c"):
@@ -56,7 +63,8 @@ def main(argv):
     for length, name, path, line in rows[:n]:
         print(f"{length:5d}  {name}  {path}:{line}")
     print(f"{len(rows)} functions; mean {sum(r[0] for r in rows) / max(1, len(rows)):.1f} lines")
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    sys.exit(main(sys.argv[1:]))
