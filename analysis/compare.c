@@ -457,7 +457,7 @@ static int table_make(const rcuprof_results *rs, const char *baseline,
     t->power = POWER;
     t->notes = json_array();
     if (table_start(t, rs, baseline, compare, err, errlen) != 0)
-        return -1;
+        goto out;
     t->threads = malloc(cap * sizeof(*t->threads));
     b.ia = malloc(cap * sizeof(*b.ia));
     b.ib = malloc(cap * sizeof(*b.ib));
