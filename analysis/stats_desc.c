@@ -4,6 +4,7 @@
  */
 #include "rcuprof_stats.h"
 #include "stats_local.h"
+#include "rcuprof_util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -48,13 +49,6 @@ int rcuprof_stats__open_unit(double v)
     return v > 0.0 && v < 1.0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return x < y ? -1 : x > y;
-}
-
 double *rcuprof_stats__sorted_copy(const double *x, size_t n)
 {
     double *s = malloc((n > 0 ? n : 1) * sizeof(*s));
@@ -63,7 +57,7 @@ double *rcuprof_stats__sorted_copy(const double *x, size_t n)
         return NULL;
     if (n > 0)
         memcpy(s, x, n * sizeof(*s));
-    qsort(s, n, sizeof(*s), cmp_double);
+    qsort(s, n, sizeof(*s), rcuprof_sort_cmp_double);
     return s;
 }
 
@@ -283,7 +277,7 @@ int rcuprof_stats_modified_z(const double *x, size_t n, double threshold,
     med = rcuprof_stats__quantile_sorted(s, n, 0.5);
     for (i = 0; i < n; i++)
         s[i] = fabs(x[i] - med);
-    qsort(s, n, sizeof(*s), cmp_double);
+    qsort(s, n, sizeof(*s), rcuprof_sort_cmp_double);
     mad = rcuprof_stats__quantile_sorted(s, n, 0.5);
     free(s);
     for (i = 0; i < n; i++) {

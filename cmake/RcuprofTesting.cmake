@@ -2,13 +2,19 @@
 # shell scripts driving the real binaries.  A test that cannot run here says
 # SKIPPED with the reason (exit 77 -> ctest "Skipped"), never passes silently.
 
-# rcuprof_unit_test(NAME SOURCES a.c [b.c...] LIBS lib... [LABELS l...])
-function(rcuprof_unit_test name)
-  cmake_parse_arguments(T "" "" "SOURCES;LIBS;LABELS" ${ARGN})
-  add_executable(${name} ${T_SOURCES})
-  target_link_libraries(${name} PRIVATE ${T_LIBS} PkgConfig::CMOCKA)
-  add_test(NAME ${name} COMMAND ${name})
-  set_tests_properties(${name} PROPERTIES LABELS "unit;${T_LABELS}" SKIP_RETURN_CODE 77)
+# rcuprof_unit_test(ROOM NAME LIBS lib... [LABELS l...])
+# One scheme for every unit test: tests/unit/ROOM/test_NAME.c is the
+# executable and the ctest test unit_ROOM_NAME, labels unit;ROOM;l...
+# (ctest -L ROOM runs a room's).  Registered in tests/unit/CMakeLists.txt.
+function(rcuprof_unit_test room name)
+  cmake_parse_arguments(T "" "" "LIBS;LABELS" ${ARGN})
+  set(target unit_${room}_${name})
+  add_executable(${target}
+    "${CMAKE_SOURCE_DIR}/tests/unit/${room}/test_${name}.c")
+  target_link_libraries(${target} PRIVATE ${T_LIBS} PkgConfig::CMOCKA)
+  add_test(NAME ${target} COMMAND ${target})
+  set_tests_properties(${target} PROPERTIES
+    LABELS "unit;${room};${T_LABELS}" SKIP_RETURN_CODE 77)
 endfunction()
 
 # rcuprof_script_test(NAME SCRIPT [LABELS l...] [NEEDS_VARIANTS])

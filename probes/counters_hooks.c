@@ -1,57 +1,62 @@
 /*
- * rcuprof counters: the stress driver's hook module.  Thin: everything is
- * in counters.c; this file only maps the harness's callbacks to it.
+ * rcuprof counters: the stress driver's tool.  Thin: everything is in
+ * counters.c; this file only maps the harness's callbacks to it.
  */
 #include <stdlib.h>
-#include "stress.h"
 #include "rcuprof_counters_hooks.h"
 
-static struct rcuprof_counters *g_counters;
-
-void rcuprof_counters_hooks_attach(struct rcuprof_counters *c)
+static struct rcuprof_counters *counters_of(struct rcuprof_tool *tool)
 {
-    g_counters = c;
+    return rcuprof_container_of(tool, struct rcuprof_counters_tool,
+                                tool)->counters;
 }
 
-static int hook_after_pin(struct rcuprof_worker *w, char *errbuf, size_t n)
+static int hook_after_pin(struct rcuprof_tool *tool,
+                          const struct rcuprof_run_view *run, unsigned worker,
+                          char *errbuf, size_t n)
 {
-    if (g_counters == NULL)
+    struct rcuprof_counters *c = counters_of(tool);
+
+    if (c == NULL)
         return 0;
-    return rcuprof_counters_open(g_counters, w->id, errbuf, n) != 0;
+    return rcuprof_counters_open(c, worker, errbuf, n) != 0;
 }
 
-static void hook_window_start(struct rcuprof_worker *w)
+static void hook_window_start(struct rcuprof_tool *tool,
+                              const struct rcuprof_run_view *run,
+                              unsigned worker)
 {
-    rcuprof_counters_start(g_counters, w->id);
+    if (counters_of(tool) != NULL)
+        rcuprof_counters_start(counters_of(tool), worker);
 }
 
-static void hook_window_end(struct rcuprof_worker *w)
+static void hook_window_end(struct rcuprof_tool *tool,
+                            const struct rcuprof_run_view *run,
+                            unsigned worker)
 {
-    rcuprof_counters_stop(g_counters, w->id);
+    if (counters_of(tool) != NULL)
+        rcuprof_counters_stop(counters_of(tool), worker);
 }
 
-static json_t *hook_to_json(struct rcuprof_run *run)
+static json_t *hook_to_json(struct rcuprof_tool *tool,
+                            const struct rcuprof_run_view *run)
 {
-    uint64_t *ops;
-    json_t *j;
-    unsigned i;
+    struct rcuprof_counters *c = counters_of(tool);
 
-    if (g_counters == NULL)
-        return NULL;
-    ops = calloc(run->cfg.threads > 0 ? run->cfg.threads : 1, sizeof(*ops));
-    if (ops != NULL && run->slots != NULL)
-        for (i = 0; i < run->cfg.threads; i++)
-            ops[i] = run->slots[i].ops;
-    j = rcuprof_counters_to_json(g_counters, ops);
-    free(ops);
-    return j;
+    return c != NULL ? rcuprof_counters_to_json(c, run->ops) : NULL;
 }
 
-const struct rcuprof_hooks rcuprof_counters_hooks = {
-    .member = "counters",
-    .after_pin = hook_after_pin,
-    .before_barrier = NULL,
-    .window_start = hook_window_start,
-    .window_end = hook_window_end,
-    .to_json = hook_to_json,
-};
+void rcuprof_counters_tool_init(struct rcuprof_counters_tool *t,
+                                struct rcuprof_counters *c)
+{
+    static const struct rcuprof_tool ops = {
+        .member = "counters",
+        .after_pin = hook_after_pin,
+        .window_start = hook_window_start,
+        .window_end = hook_window_end,
+        .to_json = hook_to_json,
+    };
+
+    t->tool = ops;
+    t->counters = c;
+}

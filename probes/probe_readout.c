@@ -15,27 +15,21 @@
 #include "internal/rcu.h"
 #include "internal/rcuprof_probes.h"
 
-#include "stress.h"
+#include "rcuprof_util.h"
 #include "rcuprof_probe_readout.h"
 
-/* src/stress/fetch.c: the fetch workload's lib ctx (NULL: the default one) */
-OSSL_LIB_CTX *rcuprof_fetch_libctx(const struct rcuprof_run *run);
-
-static struct {
+struct rcuprof_probe_readout {
+    struct rcuprof_tool tool;
     int on;
     unsigned k;
     unsigned nthreads;
     struct rcuprof_probes_counters *win;    /* one per worker */
     double cost_off_ns, cost_on_ns;         /* per read lock + unlock */
-} P;
+    OSSL_LIB_CTX *ctx;          /* the measured lib ctx (NULL: default) */
+    int ctx_known;              /* 0: one the readout cannot see */
+};
 
-static uint64_t mono_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
+static const struct rcuprof_tool probe_readout_tool;
 
 /* Least time of 5 rounds of |n| read lock/unlock pairs, ns per pair. */
 static double pair_ns(CRYPTO_RCU_LOCK *l, unsigned n)
@@ -44,64 +38,98 @@ static double pair_ns(CRYPTO_RCU_LOCK *l, unsigned n)
     unsigned r, i;
 
     for (r = 0; r < 5; r++) {
-        uint64_t t0 = mono_ns();
+        uint64_t t0 = rcuprof_time_mono_ns();
 
         for (i = 0; i < n; i++) {
             ossl_rcu_read_lock(l);
             ossl_rcu_read_unlock(l);
         }
-        t0 = mono_ns() - t0;
+        t0 = rcuprof_time_mono_ns() - t0;
         if ((double)t0 / n < best)
             best = (double)t0 / n;
     }
     return best;
 }
 
-int rcuprof_probe_readout_setup(struct rcuprof_run *run, int on, unsigned k,
-                                char *errbuf, unsigned long n)
+int rcuprof_probe_readout_setup(struct rcuprof_probe_readout **out,
+                                unsigned threads, int on, unsigned k,
+                                char *errbuf, size_t n)
 {
+    struct rcuprof_probe_readout *p = calloc(1, sizeof(*p));
     CRYPTO_RCU_LOCK *l;
 
-    P.on = on;
-    P.k = k;
-    P.nthreads = run->cfg.threads;
-    P.win = calloc(run->cfg.threads, sizeof(*P.win));
-    if (P.win == NULL) {
+    *out = p;
+    if (p != NULL)
+        p->win = calloc(threads, sizeof(*p->win));
+    if (p == NULL || p->win == NULL) {
         snprintf(errbuf, n, "probes: out of memory");
         return -1;
     }
+    p->tool = probe_readout_tool;
+    p->on = on;
+    p->k = k;
+    p->nthreads = threads;
     rcuprof_probes_set_sample_every(k);
     /*
      * The layer's own cost, on this (main) thread, on a private unnamed
      * lock: uncontended read lock + unlock with the probes off and on.  The
      * counts it makes are then forgotten (rcuprof_probes_forget_thread).
      */
-    P.cost_off_ns = P.cost_on_ns = -1;
+    p->cost_off_ns = p->cost_on_ns = -1;
     if ((l = ossl_rcu_lock_new(1, NULL)) != NULL) {
         rcuprof_probes_enable(0);
         pair_ns(l, 2000);
-        P.cost_off_ns = pair_ns(l, 20000);
+        p->cost_off_ns = pair_ns(l, 20000);
         rcuprof_probes_enable(1);
-        P.cost_on_ns = pair_ns(l, 20000);
+        p->cost_on_ns = pair_ns(l, 20000);
         ossl_rcu_lock_free(l);
         rcuprof_probes_forget_thread();
     }
     rcuprof_probes_enable(on);
-    run->hooks[run->nhooks++] = &rcuprof_probe_readout_hooks;
     return 0;
 }
 
-static void hook_window_start(struct rcuprof_worker *w)
+struct rcuprof_tool *rcuprof_probe_readout_tool(struct rcuprof_probe_readout *p)
 {
-    if (P.on)
+    return &p->tool;
+}
+
+void rcuprof_probe_readout_measures(struct rcuprof_probe_readout *p,
+                                    struct ossl_lib_ctx_st *ctx, int known)
+{
+    p->ctx = ctx;
+    p->ctx_known = known;
+}
+
+void rcuprof_probe_readout_free(struct rcuprof_probe_readout *p)
+{
+    if (p != NULL)
+        free(p->win);
+    free(p);
+}
+
+static struct rcuprof_probe_readout *readout_of(struct rcuprof_tool *tool)
+{
+    return rcuprof_container_of(tool, struct rcuprof_probe_readout, tool);
+}
+
+static void hook_window_start(struct rcuprof_tool *tool,
+                              const struct rcuprof_run_view *run,
+                              unsigned worker)
+{
+    if (readout_of(tool)->on)
         rcuprof_probes_reset();
 }
 
-static void hook_window_end(struct rcuprof_worker *w)
+static void hook_window_end(struct rcuprof_tool *tool,
+                            const struct rcuprof_run_view *run,
+                            unsigned worker)
 {
-    if (P.on && w->id < P.nthreads) {
-        P.win[w->id].size = sizeof(P.win[w->id]);
-        rcuprof_probes_read(&P.win[w->id]);
+    struct rcuprof_probe_readout *p = readout_of(tool);
+
+    if (p->on && worker < p->nthreads) {
+        p->win[worker].size = sizeof(p->win[worker]);
+        rcuprof_probes_read(&p->win[worker]);
     }
 }
 
@@ -349,18 +377,16 @@ static json_t *summary_json(const struct rcuprof_probes_counters *sum,
 
 /*
  * The measured lib ctx's EVP method store: its locks (the summary's store).
- * The fetch workload says which lib ctx it fetches from; the others are
- * known only when they use the default one (--libctx default).
+ * The driver says which lib ctx the workload fetches from
+ * (rcuprof_probe_readout_measures); a lib ctx it cannot see is null.
  */
-static json_t *measured_store_json(struct rcuprof_run *run)
+static json_t *measured_store_json(const struct rcuprof_probe_readout *p)
 {
     struct rcuprof_probes_storeinfo si;
-    OSSL_LIB_CTX *ctx = NULL;
+    OSSL_LIB_CTX *ctx = p->ctx;
     void *store;
 
-    if (strcmp(run->workload->name, "fetch") == 0)
-        ctx = rcuprof_fetch_libctx(run);
-    else if (run->cfg.own_libctx)
+    if (!p->ctx_known)
         return json_null();
     store = ossl_lib_ctx_get_data(ctx, OSSL_LIB_CTX_EVP_METHOD_STORE_INDEX);
     si.size = sizeof(si);
@@ -373,24 +399,26 @@ static json_t *measured_store_json(struct rcuprof_run *run)
                      "biglock", addr_json(si.biglock));
 }
 
-static json_t *hook_to_json(struct rcuprof_run *run)
+static json_t *hook_to_json(struct rcuprof_tool *tool,
+                            const struct rcuprof_run_view *run)
 {
+    struct rcuprof_probe_readout *p = readout_of(tool);
     struct rcuprof_probes_counters sum, proc;
     json_t *j, *threads;
     unsigned i;
 
     j = json_pack("{s:i, s:b, s:i, s:s, s:I, s:f}",
-                  "version", RCUPROF_PROBES_VERSION, "enabled", P.on,
+                  "version", RCUPROF_PROBES_VERSION, "enabled", p->on,
                   "sample_every", (int)rcuprof_probes_get_sample_every(),
                   "clock", rcuprof_probes_clock(),
                   "timer_cost_ticks", (json_int_t)rcuprof_probes_timer_cost(),
                   "ticks_per_us", rcuprof_probes_ticks_per_us());
     json_object_set_new(j, "self_cost", json_pack("{s:o, s:o, s:o}",
-        "read_pair_ns_off", P.cost_off_ns >= 0 ? json_real(P.cost_off_ns) : json_null(),
-        "read_pair_ns_on", P.cost_on_ns >= 0 ? json_real(P.cost_on_ns) : json_null(),
-        "added_ns", P.cost_on_ns >= 0 ? json_real(P.cost_on_ns - P.cost_off_ns)
-                                      : json_null()));
-    if (!P.on) {
+        "read_pair_ns_off", p->cost_off_ns >= 0 ? json_real(p->cost_off_ns) : json_null(),
+        "read_pair_ns_on", p->cost_on_ns >= 0 ? json_real(p->cost_on_ns) : json_null(),
+        "added_ns", p->cost_on_ns >= 0 ? json_real(p->cost_on_ns - p->cost_off_ns)
+                                       : json_null()));
+    if (!p->on) {
         json_object_set_new(j, "locks", locks_json(NULL));
         json_object_set_new(j, "threads", json_null());
         json_object_set_new(j, "sum", json_null());
@@ -402,12 +430,12 @@ static json_t *hook_to_json(struct rcuprof_run *run)
     sum.size = sizeof(sum);
     sum.nslots = RCUPROF_PROBES_MAX_LOCKS;
     threads = json_array();
-    for (i = 0; i < P.nthreads; i++) {
-        json_t *t = counters_json(&P.win[i]);
+    for (i = 0; i < p->nthreads; i++) {
+        json_t *t = counters_json(&p->win[i]);
 
         json_object_set_new(t, "id", json_integer((json_int_t)i));
         json_array_append_new(threads, t);
-        add_into(&sum, &P.win[i]);
+        add_into(&sum, &p->win[i]);
     }
     proc.size = sizeof(proc);
     rcuprof_probes_read_process(&proc);
@@ -417,14 +445,12 @@ static json_t *hook_to_json(struct rcuprof_run *run)
     json_object_set_new(j, "process", counters_json(&proc));
     json_object_set_new(j, "summary", summary_json(&sum, &proc));
     json_object_set_new(json_object_get(j, "summary"), "store",
-                        measured_store_json(run));
+                        measured_store_json(p));
     return j;
 }
 
-const struct rcuprof_hooks rcuprof_probe_readout_hooks = {
+static const struct rcuprof_tool probe_readout_tool = {
     .member = "probes",
-    .after_pin = NULL,
-    .before_barrier = NULL,
     .window_start = hook_window_start,
     .window_end = hook_window_end,
     .to_json = hook_to_json,

@@ -1,22 +1,26 @@
 /*
- * rcuprof counters as a stress-driver hook module (src/stress/stress.h,
- * docs/interfaces.md section 5).
+ * rcuprof counters as a tool of the stress driver's run (src/common/
+ * rcuprof_hooks.h, docs/interfaces.md section 5).
  *
  * The driver creates the counters (rcuprof_counters_new) for --events,
- * attaches them here, and registers &rcuprof_counters_hooks in run.hooks[]:
- * after_pin opens the calling worker's groups, window_start/window_end
- * enable and read them, to_json returns the `counters` member.
+ * initialises a struct rcuprof_counters_tool with them and registers
+ * &tool.tool: after_pin opens the calling worker's groups,
+ * window_start/window_end enable and read them, to_json returns the
+ * `counters` member (per-op figures from the run view's ops).
  */
 #ifndef RCUPROF_COUNTERS_HOOKS_H
 # define RCUPROF_COUNTERS_HOOKS_H
 
+# include "rcuprof_hooks.h"
 # include "rcuprof_counters.h"
 
-struct rcuprof_hooks;
+struct rcuprof_counters_tool {
+    struct rcuprof_tool tool;
+    struct rcuprof_counters *counters;  /* NULL: every callback does nothing */
+};
 
-extern const struct rcuprof_hooks rcuprof_counters_hooks;
-
-/* The counters the hooks use (one set per process); NULL detaches. */
-void rcuprof_counters_hooks_attach(struct rcuprof_counters *c);
+/* Fill T for counters C (borrowed: the caller frees them after the run). */
+void rcuprof_counters_tool_init(struct rcuprof_counters_tool *t,
+                                struct rcuprof_counters *c);
 
 #endif

@@ -10,7 +10,8 @@
  *   rcuprof_symbolize_addr()       one address -> symbol, file:line, inline
  *                                  chain (innermost first); cached, so each
  *                                  distinct address is resolved once.
- *   rcuprof_attribute()            the attribution report (JSON).
+ *
+ * The attribution that uses it is analysis/'s (rcuprof_attribute.h).
  *
  * Errors are negative RCUPROF_SYMBOLIZE_E* codes with a message in errbuf.
  */
@@ -120,46 +121,5 @@ int rcuprof_symbolize_likely_skid(struct rcuprof_symbolize *s, uint64_t addr);
 int rcuprof_symbolize_after_locked_rmw(const unsigned char *code, size_t off);
 /* Length of the lock-prefixed RMW at CODE (at most MAX bytes), or -1. */
 int rcuprof_symbolize_locked_insn_len(const unsigned char *code, size_t max);
-
-/* ---- attribution (probes/attribute.c) ---- */
-
-enum rcuprof_bucket {
-    RCUPROF_BUCKET_GET_HOLD_QP = 0, /* get_hold_current_qp (inline scope) */
-    RCUPROF_BUCKET_RCU_READ,        /* rest of ossl_rcu_read_lock/unlock */
-    RCUPROF_BUCKET_SYNC_RCU,        /* ossl_synchronize_rcu, RCU writers */
-    RCUPROF_BUCKET_RWLOCK,          /* pthread rwlock, CRYPTO_THREAD_* */
-    RCUPROF_BUCKET_BIGLOCK,         /* the method store's lock path */
-    RCUPROF_BUCKET_REFCOUNT,        /* up_ref/free reference counts */
-    RCUPROF_BUCKET_NAMEHASH,        /* namemap, hashtable, string hashes */
-    RCUPROF_BUCKET_OTHER,
-    RCUPROF_BUCKET_N
-};
-
-const char *rcuprof_attribute_bucket_name(int bucket);
-/* The bucket a function name denotes by itself, or -1. */
-int rcuprof_attribute_match(const char *function);
-/*
- * The bucket of one sample from its frame names, innermost first (the
- * sampled address's inline chain, then each caller's): the first name
- * that denotes a bucket decides, except that rwlock becomes biglock when
- * an outer frame is on the biglock path.
- */
-int rcuprof_attribute_classify(const char *const *names, size_t n);
-
-struct rcuprof_attribute_opts {
-    unsigned top;               /* rows of the top lists; 0: 20 */
-    int folded;                 /* include folded stacks */
-};
-
-/*
- * The attribution report of a `samples` member (or of a whole run result:
- * its `samples` member is used).  S may be NULL: one is made from the
- * member's mappings.  NULL with a message on error.
- */
-json_t *rcuprof_attribute(const json_t *samples, struct rcuprof_symbolize *s,
-                          const struct rcuprof_attribute_opts *o,
-                          char *errbuf, size_t n);
-/* The report as text. */
-void rcuprof_attribute_print(FILE *fp, const json_t *report);
 
 #endif

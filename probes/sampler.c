@@ -21,6 +21,7 @@
 #include <libelf.h>
 #include "rcuprof_sampler.h"
 #include "rcuprof_counters.h"
+#include "rcuprof_util.h"
 
 #define BUILD_ID_MAX 64
 
@@ -94,14 +95,6 @@ static long perf_open(struct perf_event_attr *attr, pid_t pid, int cpu,
                       int group, unsigned long flags)
 {
     return syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
-}
-
-static uint64_t mono_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
 size_t rcuprof_sampler_sample_bytes(unsigned depth)
@@ -507,7 +500,7 @@ void rcuprof_sampler_start(struct rcuprof_sampler *s, unsigned thread)
     if (s == NULL || thread >= s->nthreads || !s->t[thread].opened)
         return;
     t = &s->t[thread];
-    t->start_ns = mono_ns();
+    t->start_ns = rcuprof_time_mono_ns();
     if (t->fd_sw >= 0 && ioctl(t->fd_sw, PERF_EVENT_IOC_ENABLE, 0) != 0)
         t->io_error = 1;
     if (ioctl(t->fd, PERF_EVENT_IOC_ENABLE, 0) != 0)
@@ -525,7 +518,7 @@ void rcuprof_sampler_stop(struct rcuprof_sampler *s, unsigned thread)
         t->io_error = 1;
     if (t->fd_sw >= 0 && ioctl(t->fd_sw, PERF_EVENT_IOC_DISABLE, 0) != 0)
         t->io_error = 1;
-    t->stop_ns = mono_ns();
+    t->stop_ns = rcuprof_time_mono_ns();
     t->read_ok = read(t->fd, t->read_buf, sizeof(t->read_buf))
         == (ssize_t)sizeof(t->read_buf);
     t->stopped = 1;

@@ -8,57 +8,80 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rcuprof_symbolize.h"
+#include "record.h"
+#include "rcuprof_attribute.h"
+#include "rcuprof_report.h"
 
-/* The report of a result's samples, or NULL with a message. */
-json_t *rcuprof_attribute_result(const json_t *res, unsigned top, int folded,
-                                 char *err, size_t n)
+/* The report of a decoded result's samples, or NULL with a message;
+ * source files resolved in the record's build tree (if still the one
+ * measured). */
+json_t *rcuprof_attribute_record(const rcuprof_record *rec, unsigned top,
+                                 int folded, char *err, size_t n)
 {
-    struct rcuprof_attribute_opts o = { top, folded };
+    struct rcuprof_attribute_build b = {
+        rec->variant, rec->tree, rec->libcrypto_sha256
+    };
+    struct rcuprof_attribute_opts o = { top, folded, NULL };
 
-    if (!json_is_object(json_object_get(res, "samples"))) {
+    /* A result without a build member: nothing to resolve against. */
+    if (rec->variant[0] != '\0')
+        o.build = &b;
+
+    if (rec->samples == NULL) {
         snprintf(err, n, "the result has no samples: run it with --sample on");
         return NULL;
     }
-    return rcuprof_attribute(res, NULL, &o, err, n);
+    return rcuprof_attribute(rec->samples, NULL, &o, err, n);
 }
+
+struct attribute_args {
+    unsigned top;
+    int json, folded;
+};
+
+static const struct rcuprof_opt attribute_rows[] = {
+    RCUPROF_OPTION(RCUPROF_OPT_FLAG, "json", 0, "", "", 0, 1,
+                   struct attribute_args, json, NULL, "the report as JSON"),
+    RCUPROF_OPTION(RCUPROF_OPT_UINT, "top", 0, "N", "20", 1, 10000,
+                   struct attribute_args, top, NULL,
+                   "rows of each top list"),
+    RCUPROF_OPTION(RCUPROF_OPT_FLAG, "folded", 0, "", "", 0, 1,
+                   struct attribute_args, folded, NULL,
+                   "include folded stacks (flame graph input)"),
+    RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 0, "", "", 0, 0, NULL),
+};
+#define ATTRIBUTE_NROWS (sizeof(attribute_rows) / sizeof(attribute_rows[0]))
 
 int rcuprof_cmd_attribute(int argc, char **argv)
 {
+    struct attribute_args a = { 0 };
+    struct rcuprof_cmd_opts co = {
+        .cmd = "attribute", .rows = attribute_rows, .n = ATTRIBUTE_NROWS,
+        .target = &a,
+        .unknown = "attribute: unexpected '%s': see 'rcuprof attribute --help'"
+    };
+    const struct rcuprof_opt *action;
     const char *file = NULL;
-    unsigned top = 20;
-    int as_json = 0, folded = 0, i;
-    uint64_t v;
+    int rc, first;
     char err[1024];
     json_error_t je;
     json_t *res, *rep;
+    rcuprof_record rec;
 
-    for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0) {
-            as_json = 1;
-        } else if (strcmp(argv[i], "--folded") == 0) {
-            folded = 1;
-        } else if (strcmp(argv[i], "--top") == 0 && i + 1 < argc) {
-            if (rcuprof_parse_uint(argv[++i], 1, 10000, &v) != 0) {
-                rcuprof_err("attribute: --top '%s': give a whole number from 1 to 10000",
-                            argv[i]);
-                return RCUPROF_ERR_USAGE;
-            }
-            top = (unsigned)v;
-        } else if (strcmp(argv[i], "--help") == 0) {
-            printf("usage: rcuprof attribute RESULT.json [--json] [--top N] [--folded]\n"
-                   "  --json     the report as JSON\n"
-                   "  --top N    rows of each top list (default 20)\n"
-                   "  --folded   include folded stacks (flame graph input)\n");
-            return RCUPROF_OK;
-        } else if (argv[i][0] == '-' || file != NULL) {
-            rcuprof_err("attribute: unexpected '%s': see 'rcuprof attribute --help'",
-                        argv[i]);
-            return RCUPROF_ERR_USAGE;
-        } else {
-            file = argv[i];
-        }
+    rc = rcuprof_cmd_parse(&co, argc, argv, &action, &first);
+    if (rc > 0) {
+        printf("usage: rcuprof attribute RESULT.json [--json] [--top N] [--folded]\n");
+        rcuprof_opts_help(stdout, attribute_rows, ATTRIBUTE_NROWS, 0, NULL);
+        return RCUPROF_OK;
     }
+    if (rc < 0)
+        return RCUPROF_ERR_USAGE;
+    if (first + 1 < argc) {
+        rcuprof_cmd_unexpected(&co, argv[first + 1]);
+        return RCUPROF_ERR_USAGE;
+    }
+    if (first < argc)
+        file = argv[first];
     if (file == NULL) {
         rcuprof_err("attribute: give a result file (rcuprof run --sample on --output FILE)");
         return RCUPROF_ERR_USAGE;
@@ -69,13 +92,14 @@ int rcuprof_cmd_attribute(int argc, char **argv)
                     file, je.text, je.line);
         return RCUPROF_ERR_USAGE;
     }
-    rep = rcuprof_attribute_result(res, top, folded, err, sizeof(err));
+    rcuprof_record_decode(res, &rec);
+    rep = rcuprof_attribute_record(&rec, a.top, a.folded, err, sizeof(err));
     json_decref(res);
     if (rep == NULL) {
         rcuprof_err("attribute: %s: %s", file, err);
         return RCUPROF_ERR_USAGE;
     }
-    if (as_json) {
+    if (a.json) {
         json_dumpf(rep, stdout, JSON_INDENT(2));
         putchar('\n');
     } else {

@@ -7,6 +7,9 @@
 # include <stdio.h>
 # include <jansson.h>
 
+# include "rcuprof_opts.h"
+# include "rcuprof_util.h"
+
 /* Exit codes of rcuprof (docs/interfaces.md, "CLI"). */
 enum {
     RCUPROF_OK = 0,
@@ -15,30 +18,35 @@ enum {
     RCUPROF_ERR_SYSTEM = 3      /* could not write, spawn, read */
 };
 
-/* util.c */
-/* Print "rcuprof: <message>" as one line on stderr. */
+/* command.c: print "rcuprof: <message>" as one line on stderr. */
 void rcuprof_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Write data to path atomically: temp file in the same folder, fsync, rename. */
-int rcuprof_write_atomic(const char *path, const char *data, size_t len);
-/* Folder of the running executable (where the drivers live). */
-const char *rcuprof_bindir(void);
-/* Whole decimal number in [lo, hi]. */
-int rcuprof_parse_uint(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
 
-/* A growable string: zero-initialise; on allocation failure oom is set and
- * later calls do nothing (the caller frees p and reports). */
-struct rcuprof_sb {
-    char *p;
-    size_t len, cap;
-    int oom;
+/* A command's options: its own rows, and the driver's when it runs one. */
+struct rcuprof_cmd_opts {
+    const char *cmd;            /* "run", "variant add": the error prefix */
+    const struct rcuprof_opt *rows;
+    size_t n;
+    void *target;               /* the struct the rows' fields are in */
+    int letters;                /* short letters accepted */
+    json_t *driver;             /* non-NULL: driver options given go here,
+                                 * name -> value (true for a flag) */
+    unsigned char *seen;        /* optional: 1 per own row given */
+    int start;                  /* first argv index; 0 means 1 */
+    const char *unknown;        /* NULL, or the printf format of the error
+                                 * for an unknown option (one %s) */
 };
-void rcuprof_sb_printf(struct rcuprof_sb *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-/* threadlist.c: "1,2,4-8,16" or "1-64:x2" -> sorted, unique counts. */
-# define RCUPROF_THREADS_MAX 1024
-int rcuprof_parse_threads(const char *s, unsigned *out, size_t cap,
-                          size_t *n, char *err, size_t errlen);
+/*
+ * Defaults, then argv.  0: parsed, *first_arg the first operand; 1: an
+ * ACTION row (--help) in *action; -1: bad input, the one-line error
+ * printed ("<cmd>: ...").
+ */
+int rcuprof_cmd_parse(const struct rcuprof_cmd_opts *o, int argc, char **argv,
+                      const struct rcuprof_opt **action, int *first_arg);
+/* --metric (compare, report): the int field gets RCUPROF_METRIC_*. */
+int rcuprof_cmd_opt_metric(void *target, const struct rcuprof_opt *row,
+                           const char *arg, char *err, size_t n);
+/* The error for an unknown option or a stray operand ARG. */
+void rcuprof_cmd_unexpected(const struct rcuprof_cmd_opts *o, const char *arg);
 
 /* variants.c */
 int rcuprof_variant_name_ok(const char *name);
@@ -54,6 +62,8 @@ int rcuprof_variant_add_to(const char *path, json_t *known, const char *name,
                            const char *description, char *err, size_t errlen);
 
 /* driver.c: run one measurement process. */
+/* Folder of the running executable (where the drivers live). */
+const char *rcuprof_bindir(void);
 struct rcuprof_driver_result {
     int exited;                 /* 1: exited, 0: killed by a signal */
     int status;                 /* exit code, or signal number */
@@ -68,6 +78,21 @@ void rcuprof_driver_result_free(struct rcuprof_driver_result *r);
 /* The message of the last JSON error line on stderr, or the raw text. */
 void rcuprof_driver_error_message(const struct rcuprof_driver_result *r,
                                   char *buf, size_t n);
+/*
+ * The driver of VARIANT (in rcuprof_bindir()) into path; 0, or -1 when it
+ * is not built (not executable).
+ */
+int rcuprof_driver_path(const char *variant, char *path, size_t n);
+/*
+ * argv for a driver: av[0] = path, then every driver option of opts
+ * (name -> string, or true for a flag) in the table's order, as
+ * "--name=value" or "--name"; NULL-terminated.  The strings from av[1] on
+ * are malloc'ed (rcuprof_driver_argv_free).  The count, or -1 when out of
+ * memory or past cap.
+ */
+int rcuprof_driver_argv(const char *path, const json_t *opts, char **av,
+                        size_t cap);
+void rcuprof_driver_argv_free(char **av);
 
 /* run.c */
 int rcuprof_cmd_run(int argc, char **argv);
@@ -80,10 +105,46 @@ int rcuprof_cmd_report(int argc, char **argv);
 /* explain.c (issue 10; explain.h has the pure parts) */
 int rcuprof_cmd_explain(int argc, char **argv);
 
-/* attribute.c */
+/* attribute.c: the attribution report of a decoded result's samples (the
+ * record must outlive nothing: its samples point into the result JSON). */
+struct rcuprof_record_st;
 int rcuprof_cmd_attribute(int argc, char **argv);
-json_t *rcuprof_attribute_result(const json_t *res, unsigned top, int folded,
-                                 char *err, size_t n);
+json_t *rcuprof_attribute_record(const struct rcuprof_record_st *rec,
+                                 unsigned top, int folded, char *err,
+                                 size_t n);
+
+/*
+ * command.c: read every path into rs, printing a warning line for skipped
+ * lines; on an error prints the one-line message (prefixed with cmd) and
+ * returns -1.
+ */
+struct rcuprof_results_st;
+int rcuprof_results_load_all(struct rcuprof_results_st *rs,
+                             char *const *paths, size_t n, const char *cmd);
+
+/*
+ * command.c: what compare and report make of results files: the
+ * comparison when there are several variants (t, compared), else the
+ * cells of the one (t from rcuprof_table_describe); with scaling (always
+ * for one variant) the scaling report of every variant.  0, or an exit
+ * code with the one-line error printed.
+ */
+# include "results.h"
+# include "scaling.h"
+struct rcuprof_analysed {
+    rcuprof_results rs;
+    rcuprof_table t;
+    int compared;
+    rcuprof_scaling *scaling;   /* per variant of t, or NULL */
+    size_t nscaling;
+};
+int rcuprof_cmd_analyse(const char *cmd, char *const *paths, size_t n,
+                        const char *baseline, int metric, int scaling,
+                        struct rcuprof_analysed *a);
+void rcuprof_analysed_free(struct rcuprof_analysed *a);
+/* A JSON document as indented text with sorted keys and a final newline
+ * (the writers' JSON); NULL when memory ran out.  j is not freed. */
+char *rcuprof_json_text(json_t *j);
 
 /* events.c */
 int rcuprof_cmd_events(int argc, char **argv);

@@ -1,151 +1,150 @@
 /*
  * `rcuprof compare RESULTS...`: the A/B table of one or more results files
- * (table.c computes it) as markdown, CSV or JSON.
+ * (analysis/compare.c computes it) as markdown, CSV or JSON; for results
+ * of one variant, its scaling report (analysis/scaling.c).
  */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "rcuprof_report.h"
 #include "results.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_BASELINE = 256, OPT_METRIC, OPT_FORMAT, OPT_OUT, OPT_HELP };
-
-int rcuprof_results_load_all(rcuprof_results *rs, char *const *paths,
-                             size_t n, const char *cmd)
+/* --format: md, csv or json. */
+static int opt_format(void *target, const struct rcuprof_opt *row,
+                      const char *arg, char *err, size_t n)
 {
-    char err[1024];
-    size_t i;
-
-    for (i = 0; i < n; i++) {
-        const rcuprof_results_file *f;
-
-        if (rcuprof_results_read(rs, paths[i], err, sizeof(err)) != 0) {
-            rcuprof_err("%s: %s", cmd, err);
-            return -1;
-        }
-        f = &rs->files[rs->nfiles - 1];
-        if (f->n_corrupt > 0)
-            fprintf(stderr, "rcuprof: warning: %s: %zu corrupt line(s) skipped, the first at line %zu\n",
-                    f->path, f->n_corrupt, f->first_corrupt);
-        if (f->torn)
-            fprintf(stderr, "rcuprof: warning: %s: torn last line ignored (rcuprof sweep --resume completes the sweep)\n",
-                    f->path);
+    if (strcmp(arg, "md") != 0 && strcmp(arg, "csv") != 0
+        && strcmp(arg, "json") != 0) {
+        snprintf(err, n, "--format '%s': give md, csv or json", arg);
+        return -1;
     }
+    *(const char **)((char *)target + row->off) = arg;
     return 0;
 }
+
+struct compare_args {
+    const char *baseline, *format, *out;
+    int metric, scaling;
+};
+
+static const struct rcuprof_opt compare_rows[] = {
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "baseline", 0, "V", "", 0, 0,
+                   struct compare_args, baseline, NULL,
+                   "the variant the others are compared with (default: the first)"),
+    RCUPROF_OPTION(RCUPROF_OPT_CALLBACK, "metric", 0, "M", "wall_ns_per_op",
+                   0, 0, struct compare_args, metric, rcuprof_cmd_opt_metric,
+                   "wall_ns_per_op or cpu_ns_per_op"),
+    RCUPROF_OPTION(RCUPROF_OPT_CALLBACK, "format", 0, "md|csv|json", "md", 0,
+                   0, struct compare_args, format, opt_format,
+                   "output format"),
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "out", 0, "FILE", "", 0, 0,
+                   struct compare_args, out, NULL,
+                   "write to FILE atomically instead of stdout"),
+    RCUPROF_OPTION(RCUPROF_OPT_FLAG, "scaling", 0, "", "", 0, 1,
+                   struct compare_args, scaling, NULL,
+                   "with several variants, also each one's scaling report (md: after the table; json: member scaling); one variant gets only that"),
+    RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 0, "", "", 0, 0,
+                        "this list"),
+};
+#define COMPARE_NROWS (sizeof(compare_rows) / sizeof(compare_rows[0]))
 
 static void help(void)
 {
     printf("usage: rcuprof compare RESULTS... [options]\n");
     printf("  RESULTS                   results.jsonl files of rcuprof sweep (several: runs pooled, blocks\n"
            "                            paired within each file)\n");
-    printf("  --%-12s %-12s %s\n", "baseline", "V", "the variant the others are compared with (default: the first)");
-    printf("  --%-12s %-12s %s\n", "metric", "M", "wall_ns_per_op or cpu_ns_per_op (default: wall_ns_per_op)");
-    printf("  --%-12s %-12s %s\n", "format", "md|csv|json", "output format (default: md)");
-    printf("  --%-12s %-12s %s\n", "out", "FILE", "write to FILE atomically instead of stdout");
-    printf("  --%-12s %-12s %s\n", "help", "", "this list");
+    rcuprof_opts_help(stdout, compare_rows, COMPARE_NROWS, 0, NULL);
+}
+
+/* Render: one build's scaling report, or the comparison (with --scaling,
+ * followed by each variant's scaling report). */
+static char *compare_render(const struct compare_args *a,
+                            const struct rcuprof_analysed *an)
+{
+    const rcuprof_table *t = &an->t;
+    char *text = NULL, *more = NULL, *both;
+    json_t *j;
+
+    if (strcmp(a->format, "md") == 0) {
+        if (!an->compared)
+            return rcuprof_scaling_markdown(an->scaling, an->nscaling, t, 0);
+        text = rcuprof_table_markdown(t);
+        if (text == NULL || !a->scaling)
+            return text;
+        more = rcuprof_scaling_markdown(an->scaling, an->nscaling, t, 1);
+        if (more == NULL || asprintf(&both, "%s%s", text, more) < 0)
+            both = NULL;
+        free(text);
+        free(more);
+        return both;
+    }
+    if (strcmp(a->format, "csv") == 0)
+        return an->compared ? rcuprof_table_csv(t)
+                            : rcuprof_scaling_csv(an->scaling, an->nscaling);
+    if (!an->compared) {
+        j = rcuprof_scaling_json(an->scaling, an->nscaling, t);
+    } else {
+        j = rcuprof_table_json(t, &an->rs);
+        if (j != NULL && a->scaling) {
+            json_t *sc = rcuprof_scaling_json(an->scaling, an->nscaling, t);
+
+            json_object_set(j, "scaling", json_object_get(sc, "scaling"));
+            json_decref(sc);
+        }
+    }
+    text = rcuprof_json_text(j);
+    json_decref(j);
+    return text;
 }
 
 int rcuprof_cmd_compare(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "baseline", 1, NULL, OPT_BASELINE }, { "metric", 1, NULL, OPT_METRIC },
-        { "format", 1, NULL, OPT_FORMAT }, { "out", 1, NULL, OPT_OUT },
-        { "help", 0, NULL, OPT_HELP }, { NULL, 0, NULL, 0 }
-    };
-    const char *baseline = NULL, *format = "md", *out = NULL;
-    int ch, metric = RCUPROF_METRIC_WALL, rc = RCUPROF_ERR_USAGE;
-    rcuprof_results rs;
-    rcuprof_table t;
-    char err[1024], *text = NULL;
+    struct compare_args a = { 0 };
+    struct rcuprof_cmd_opts co = { .cmd = "compare", .rows = compare_rows,
+                                   .n = COMPARE_NROWS, .target = &a };
+    const struct rcuprof_opt *action;
+    struct rcuprof_analysed an;
+    int rc, first;
+    char *text;
 
-    memset(&rs, 0, sizeof(rs));
-    memset(&t, 0, sizeof(t));
-    optind = 1;
-    opterr = 0;
-    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        switch (ch) {
-        case OPT_BASELINE: baseline = optarg; break;
-        case OPT_METRIC:
-            metric = rcuprof_metric_parse(optarg);
-            if (metric < 0) {
-                rcuprof_err("compare: --metric '%s': give wall_ns_per_op or cpu_ns_per_op",
-                            optarg);
-                return RCUPROF_ERR_USAGE;
-            }
-            break;
-        case OPT_FORMAT:
-            format = optarg;
-            if (strcmp(format, "md") != 0 && strcmp(format, "csv") != 0
-                && strcmp(format, "json") != 0) {
-                rcuprof_err("compare: --format '%s': give md, csv or json",
-                            optarg);
-                return RCUPROF_ERR_USAGE;
-            }
-            break;
-        case OPT_OUT: out = optarg; break;
-        case OPT_HELP:
+    rc = rcuprof_cmd_parse(&co, argc, argv, &action, &first);
+    if (rc != 0) {
+        if (rc > 0)
             help();
-            return RCUPROF_OK;
-        default:
-            rcuprof_err("compare: unknown option or missing value '%s': see 'rcuprof compare --help'",
-                        argv[optind - 1]);
-            return RCUPROF_ERR_USAGE;
-        }
+        return rc > 0 ? RCUPROF_OK : RCUPROF_ERR_USAGE;
     }
-    if (optind >= argc) {
+    if (first >= argc) {
         rcuprof_err("compare: give one or more results files (DIR/results.jsonl of rcuprof sweep)");
         return RCUPROF_ERR_USAGE;
     }
-    if (rcuprof_results_load_all(&rs, argv + optind, (size_t)(argc - optind),
-                                 "compare") != 0)
-        goto done;
-    if (rcuprof_table_build(&rs, baseline, metric, &t, err, sizeof(err))
-        != 0) {
-        rcuprof_err("compare: %s", err);
-        goto done;
+    if (a.scaling && strcmp(a.format, "csv") == 0) {
+        rcuprof_err("compare: --scaling takes --format md or json: rcuprof report writes the scaling CSV (scaling.csv)");
+        return RCUPROF_ERR_USAGE;
     }
-    if (strcmp(format, "md") == 0) {
-        text = rcuprof_table_markdown(&t);
-    } else if (strcmp(format, "csv") == 0) {
-        text = rcuprof_table_csv(&t);
-    } else {
-        json_t *j = rcuprof_table_json(&t, &rs);
-
-        text = j != NULL ? json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS)
-                         : NULL;
-        if (text != NULL) {
-            char *s = realloc(text, strlen(text) + 2);
-
-            if (s != NULL)
-                strcat(s, "\n");
-            else
-                free(text);
-            text = s;
-        }
-        json_decref(j);
+    rc = rcuprof_cmd_analyse("compare", argv + first, (size_t)(argc - first),
+                             a.baseline, a.metric, a.scaling, &an);
+    if (rc != RCUPROF_OK) {
+        rcuprof_analysed_free(&an);
+        return rc;
     }
+    text = compare_render(&a, &an);
+    rcuprof_analysed_free(&an);
     if (text == NULL) {
         rcuprof_err("compare: out of memory");
-        rc = RCUPROF_ERR_SYSTEM;
-        goto done;
+        return RCUPROF_ERR_SYSTEM;
     }
-    if (out != NULL) {
-        if (rcuprof_write_atomic(out, text, strlen(text)) != 0) {
+    rc = RCUPROF_OK;
+    if (a.out != NULL) {
+        if (rcuprof_write_atomic(a.out, text, strlen(text)) != 0) {
             rcuprof_err("compare: cannot write %s: check the folder exists and is writable",
-                        out);
+                        a.out);
             rc = RCUPROF_ERR_SYSTEM;
-            goto done;
         }
     } else {
         fputs(text, stdout);
     }
-    rc = RCUPROF_OK;
- done:
     free(text);
-    rcuprof_table_free(&t);
-    rcuprof_results_free(&rs);
     return rc;
 }

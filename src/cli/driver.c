@@ -9,6 +9,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -41,12 +43,21 @@ static int buf_read(struct buf *b, int fd)
     return (int)n;
 }
 
-static double mono(void)
+const char *rcuprof_bindir(void)
 {
-    struct timespec ts;
+    static char dir[PATH_MAX];
+    const char *env = getenv("RCUPROF_BINDIR");
+    ssize_t n;
 
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    if (env != NULL && env[0] != '\0')
+        return env;
+    if (dir[0] != '\0')
+        return dir;
+    n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
+    if (n <= 0)
+        return ".";
+    dir[n] = '\0';
+    return dirname(dir);
 }
 
 int rcuprof_driver_spawn(const char *path, char *const argv[],
@@ -55,7 +66,7 @@ int rcuprof_driver_spawn(const char *path, char *const argv[],
     int out[2], err[2], status, open_fds = 2;
     struct buf bo = { 0 }, be = { 0 };
     struct pollfd pf[2];
-    double t0 = mono();
+    double t0 = rcuprof_time_mono_s();
     pid_t pid;
 
     memset(r, 0, sizeof(*r));
@@ -85,7 +96,7 @@ int rcuprof_driver_spawn(const char *path, char *const argv[],
     pf[1].fd = err[0];
     pf[0].events = pf[1].events = POLLIN;
     while (open_fds > 0) {
-        double left = timeout_s - (mono() - t0);
+        double left = timeout_s - (rcuprof_time_mono_s() - t0);
         int i, rc;
 
         if (timeout_s > 0 && left <= 0) {
@@ -112,7 +123,7 @@ int rcuprof_driver_spawn(const char *path, char *const argv[],
         close(pf[1].fd);
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    r->seconds = mono() - t0;
+    r->seconds = rcuprof_time_mono_s() - t0;
     if (WIFEXITED(status)) {
         r->exited = 1;
         r->status = WEXITSTATUS(status);
@@ -155,5 +166,55 @@ void rcuprof_driver_error_message(const struct rcuprof_driver_result *r,
             snprintf(buf, n, "%.*s", (int)len, line);
         }
         json_decref(j);
+    }
+}
+
+int rcuprof_driver_path(const char *variant, char *path, size_t n)
+{
+    if (snprintf(path, n, "%s/rcuprof-stress-%s", rcuprof_bindir(), variant)
+        >= (int)n)
+        return -1;
+    return access(path, X_OK) == 0 ? 0 : -1;
+}
+
+int rcuprof_driver_argv(const char *path, const json_t *opts, char **av,
+                        size_t cap)
+{
+    size_t k, n = 1;
+
+    if (cap < 2)
+        return -1;
+    av[0] = (char *)path;
+    for (k = 0; k < rcuprof_driver_nopts; k++) {
+        const char *name = rcuprof_driver_opts[k].name;
+        const json_t *v = json_object_get(opts, name);
+        int w;
+
+        if (!json_is_string(v) && !json_is_true(v))
+            continue;
+        if (n + 1 >= cap)
+            goto fail;
+        w = json_is_string(v)
+            ? asprintf(&av[n], "--%s=%s", name, json_string_value(v))
+            : asprintf(&av[n], "--%s", name);
+        if (w < 0)
+            goto fail;
+        n++;
+    }
+    av[n] = NULL;
+    return (int)n;
+ fail:
+    av[n] = NULL;
+    rcuprof_driver_argv_free(av);
+    return -1;
+}
+
+void rcuprof_driver_argv_free(char **av)
+{
+    size_t i;
+
+    for (i = 1; av[i] != NULL; i++) {
+        free(av[i]);
+        av[i] = NULL;
     }
 }

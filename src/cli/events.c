@@ -6,29 +6,46 @@
 
 #include "rcuprof_counters.h"
 
+struct events_args {
+    const char *encode;
+    int json;
+};
+
+static const struct rcuprof_opt events_rows[] = {
+    RCUPROF_OPTION(RCUPROF_OPT_FLAG, "json", 0, "", "", 0, 1,
+                   struct events_args, json, NULL, "the list as JSON"),
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "encode", 0, "NAME", "", 0, 0,
+                   struct events_args, encode, NULL,
+                   "the perf_event_attr libpfm4 makes of NAME"),
+    RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 0, "", "", 0, 0, NULL),
+};
+#define EVENTS_NROWS (sizeof(events_rows) / sizeof(events_rows[0]))
+
 int rcuprof_cmd_events(int argc, char **argv)
 {
+    struct events_args a = { 0 };
+    struct rcuprof_cmd_opts co = { .cmd = "events", .rows = events_rows,
+                                   .n = EVENTS_NROWS, .target = &a };
+    const struct rcuprof_opt *action;
     char err[512];
     json_t *j;
-    int i, as_json = 0;
-    const char *encode = NULL;
+    int as_json, rc, first;
+    const char *encode;
 
-    for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0) {
-            as_json = 1;
-        } else if (strcmp(argv[i], "--encode") == 0 && i + 1 < argc) {
-            encode = argv[++i];
-        } else if (strcmp(argv[i], "--help") == 0) {
-            printf("usage: rcuprof events [--json] [--encode NAME]\n"
-                   "  --json         the list as JSON\n"
-                   "  --encode NAME  the perf_event_attr libpfm4 makes of NAME\n");
-            return RCUPROF_OK;
-        } else {
-            rcuprof_err("events: unknown option or missing value '%s': see 'rcuprof events --help'",
-                        argv[i]);
-            return RCUPROF_ERR_USAGE;
-        }
+    rc = rcuprof_cmd_parse(&co, argc, argv, &action, &first);
+    if (rc > 0) {
+        printf("usage: rcuprof events [--json] [--encode NAME]\n");
+        rcuprof_opts_help(stdout, events_rows, EVENTS_NROWS, 0, NULL);
+        return RCUPROF_OK;
     }
+    if (rc < 0)
+        return RCUPROF_ERR_USAGE;
+    if (first < argc) {
+        rcuprof_cmd_unexpected(&co, argv[first]);
+        return RCUPROF_ERR_USAGE;
+    }
+    as_json = a.json;
+    encode = a.encode;
     if (encode != NULL) {
         struct rcuprof_counters_encoding e;
 

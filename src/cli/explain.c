@@ -14,15 +14,15 @@
  */
 #define _GNU_SOURCE
 #include "cli.h"
-#include "rcuprof_opts.h"
 #include "explain.h"
+#include "rcuprof_stats.h"
+#include "rcuprof_report.h"
 #include "results.h"
 #include "rcuprof_counters.h"
 #include "rcuprof_placement.h"
 
 #include <errno.h>
 #include <stdarg.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -39,9 +39,6 @@
 #define EXPLAIN_MAX_COUNTS 64
 #define EXPLAIN_MAX_CASES 16
 #define EXPLAIN_REPS_MAX 1000
-
-enum { OPT_VARIANT = 256, OPT_REPS, OPT_OUT, OPT_TIMEOUT, OPT_SEED,
-       OPT_MAX_PAIRS, OPT_HELP };
 
 enum { MOD_MAIN = 0, MOD_ALT, MOD_NOWRITERS, MOD_PAIR };
 
@@ -91,36 +88,88 @@ struct explain {
     json_t *notes;
     char host[128], kernel[128];
     int sample;
+
+    /* What was asked: results files, listed counts, options. */
+    char **files;
+    size_t nfiles;
+    unsigned list[RCUPROF_THREADS_MAX];
+    size_t nlist;
+    const char *out;
+    int have_seed, have_variant;
+    json_t *cli_opts;           /* driver options given */
+    /* The sweep's: its results, every variant's detection (detj) and the
+     * run variant's (det), its driver options, its line round trips. */
+    rcuprof_results rs;
+    rcuprof_explain_detection det;
+    int have_det;
+    json_t *detj;
+    const json_t *spec_opts;
+    struct sweep_ctx *sw;
+    /* The classified steps. */
+    json_t *cases_json;
 };
 
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+/* explain's own options; the driver's follow them (but --pin). */
+struct explain_args {
+    const char *threads, *variant, *out;
+    unsigned reps;
+    uint64_t seed, max_pairs, timeout;
+};
 
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+enum { ARG_THREADS, ARG_VARIANT, ARG_REPS, ARG_OUT, ARG_SEED, ARG_MAX_PAIRS,
+       ARG_TIMEOUT, ARG_PIN, ARG_HELP, ARG_N };
+
+/* --pin: explain chooses the placements. */
+static int opt_pin(void *target, const struct rcuprof_opt *row,
+                   const char *arg, char *err, size_t n)
+{
+    snprintf(err, n, "--pin: explain runs its own placements; drop --pin (a sweep's --pin is the baseline)");
+    return -1;
 }
+
+static const struct rcuprof_opt explain_rows[ARG_N] = {
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "threads", 0, "LIST", "", 0, 0,
+                   struct explain_args, threads, NULL,
+                   "explain these thread counts instead, each against the one before (1,2,4 or 1-8)"),
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "variant", 0, "V", "", 0, 0,
+                   struct explain_args, variant, NULL,
+                   "the variant to run (default: the results' first with a finding, or stock)"),
+    RCUPROF_OPTION(RCUPROF_OPT_UINT, "reps", 0, "N", "3", 1, EXPLAIN_REPS_MAX,
+                   struct explain_args, reps, NULL,
+                   "repetitions of every run, interleaved"),
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "out", 0, "DIR", "", 0, 0,
+                   struct explain_args, out, NULL,
+                   "also write DIR/explain.md and DIR/explain.json atomically"),
+    RCUPROF_OPTION(RCUPROF_OPT_UINT, "seed", 0, "N", "", 0, 0xffffffffULL,
+                   struct explain_args, seed, NULL,
+                   "seed of the interleaved order (default: random, recorded)"),
+    RCUPROF_OPTION(RCUPROF_OPT_UINT, "max-pairs", 0, "N", "32", 1, 4096,
+                   struct explain_args, max_pairs, NULL,
+                   "most CPU pairs in the round-trip matrix"),
+    RCUPROF_OPTION(RCUPROF_OPT_SECONDS, "timeout", 0, "S", "120", 1, 86400,
+                   struct explain_args, timeout, NULL,
+                   "kill a run after S seconds"),
+    RCUPROF_OPTION(RCUPROF_OPT_CALLBACK, "pin", 0, "POLICY", "", 0, 0,
+                   struct explain_args, threads, opt_pin, NULL),
+    RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 0, "", "", 0, 0, NULL),
+};
 
 static void help(void)
 {
+    static const char *const skip[] = { "threads", "pin", NULL };
+    static const struct rcuprof_opt help_row[] = {
+        RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 0, "", "", 0, 0,
+                            "this list"),
+    };
+
     printf("usage: rcuprof explain RESULTS... | --threads LIST [options]\n");
     printf("  RESULTS                   results.jsonl files of rcuprof sweep: their dips and knees are\n"
            "                            explained, with the sweep's driver options\n");
-    printf("  --%-12s %-12s %s\n", "threads", "LIST", "explain these thread counts instead, each against the one before (1,2,4 or 1-8)");
-    printf("  --%-12s %-12s %s\n", "variant", "V", "the variant to run (default: the results' first with a finding, or stock)");
-    printf("  --%-12s %-12s %s\n", "reps", "N", "repetitions of every run, interleaved (default: 3)");
-    printf("  --%-12s %-12s %s\n", "out", "DIR", "also write DIR/explain.md and DIR/explain.json atomically");
-    printf("  --%-12s %-12s %s\n", "seed", "N", "seed of the interleaved order (default: random, recorded)");
-    printf("  --%-12s %-12s %s\n", "max-pairs", "N", "most CPU pairs in the round-trip matrix (default: 32)");
-    printf("  --%-12s %-12s %s\n", "timeout", "S", "kill a run after S seconds (default: 120)");
+    rcuprof_opts_help(stdout, explain_rows, ARG_N, 0, NULL);
     printf("driver options, passed to every run (see rcuprof run --help; --pin is explain's to choose):\n");
-#define RCUPROF_OPT(name, c, arg, meta, def, hlp) \
-    if (strcmp(name, "threads") != 0 && strcmp(name, "pin") != 0) \
-        rcuprof_opts_help_row(stdout, name, meta, hlp, arg, def);
-#include "rcuprof_opts.def"
-#undef RCUPROF_OPT
-    printf("  --%-12s %-12s %s\n", "help", "", "this list");
+    rcuprof_opts_help(stdout, rcuprof_driver_opts, rcuprof_driver_nopts, 0,
+                      skip);
+    rcuprof_opts_help(stdout, help_row, 1, 0, NULL);
 }
 
 static void note(struct explain *x, const char *fmt, ...)
@@ -378,60 +427,44 @@ static size_t count_index(const struct explain *x, unsigned threads)
 static int build_argv(struct explain *x, const struct cell *cl, char **av,
                       size_t cap)
 {
-    size_t n = 1;
-    json_t *o = json_deep_copy(x->opts);
-    char pin[64];
+    json_t *o;
+    int n;
 
-    av[0] = x->drv;
-    if (o == NULL)
-        return -1;
     if (cl->mod == MOD_PAIR) {
+        /* The line round trip of one CPU pair: pingpong, short. */
         const rcuprof_explain_pair *pr = &x->pairs[cl->place];
         const char *d = opt_str(x, "duration-ms");
         unsigned long dur = d != NULL ? strtoul(d, NULL, 10) : 100;
 
-        json_decref(o);
         if (dur == 0 || dur > 100)
             dur = 100;
-        snprintf(pin, sizeof(pin), "cpus:%d,%d", pr->a, pr->b);
-        if (asprintf(&av[n++], "--workload=pingpong") < 0
-            || asprintf(&av[n++], "--threads=2") < 0
-            || asprintf(&av[n++], "--pin=%s", pin) < 0
-            || asprintf(&av[n++], "--duration-ms=%lu", dur) < 0
-            || asprintf(&av[n++], "--warmup-ms=20") < 0
-            || asprintf(&av[n++], "--rtt=off") < 0)
-            return -1;
-        av[n] = NULL;
-        return (int)n;
+        o = json_pack("{s:s, s:s, s:o, s:o, s:s, s:s}", "workload",
+                      "pingpong", "threads", "2",
+                      "pin", json_sprintf("cpus:%d,%d", pr->a, pr->b),
+                      "duration-ms", json_sprintf("%lu", dur),
+                      "warmup-ms", "20", "rtt", "off");
+    } else {
+        o = json_deep_copy(x->opts);
+        if (o != NULL && cl->mod == MOD_ALT) {
+            if (x->alt_on)
+                json_object_set_new(o, "compat", json_string("perftools"));
+            else
+                json_object_del(o, "compat");
+        } else if (o != NULL && cl->mod == MOD_NOWRITERS) {
+            json_object_set_new(o, "writers", json_string("0"));
+            json_object_del(o, "write-rate");
+            json_object_del(o, "churn");
+        }
+        if (o != NULL) {
+            json_object_set_new(o, "threads", json_sprintf("%u", cl->threads));
+            json_object_set_new(o, "pin", json_string(x->pnames[cl->place]));
+        }
     }
-    if (cl->mod == MOD_ALT) {
-        if (x->alt_on)
-            json_object_set_new(o, "compat", json_string("perftools"));
-        else
-            json_object_del(o, "compat");
-    } else if (cl->mod == MOD_NOWRITERS) {
-        json_object_set_new(o, "writers", json_string("0"));
-        json_object_del(o, "write-rate");
-        json_object_del(o, "churn");
-    }
-    if (asprintf(&av[n++], "--threads=%u", cl->threads) < 0
-        || asprintf(&av[n++], "--pin=%s", x->pnames[cl->place]) < 0) {
-        json_decref(o);
+    if (o == NULL)
         return -1;
-    }
-#define RCUPROF_OPT(name, c, arg, meta, def, hlp) \
-    if (n + 2 < cap && json_is_string(json_object_get(o, name)) \
-        && asprintf(&av[n++], "--%s=%s", name, \
-                    json_string_value(json_object_get(o, name))) < 0) \
-        n--; \
-    if (n + 2 < cap && json_is_true(json_object_get(o, name)) \
-        && asprintf(&av[n++], "--%s", name) < 0) \
-        n--;
-#include "rcuprof_opts.def"
-#undef RCUPROF_OPT
-    av[n] = NULL;
+    n = rcuprof_driver_argv(x->drv, o, av, cap);
     json_decref(o);
-    return (int)n;
+    return n;
 }
 
 /* One run.  -2: the driver refused the options (exit 2/3 on the first
@@ -442,20 +475,18 @@ static int run_one(struct explain *x, struct cell *cl, int first,
     char *av[72];
     struct rcuprof_driver_result r;
     rcuprof_explain_run run;
-    int ac = build_argv(x, cl, av, 64), i, failed = 0;
+    int ac = build_argv(x, cl, av, 64), failed = 0;
     json_t *res = NULL;
 
     if (ac < 0)
         return -1;
     memset(&run, 0, sizeof(run));
     if (rcuprof_driver_spawn(x->drv, av, (double)x->timeout, &r) != 0) {
-        for (i = 1; i < ac; i++)
-            free(av[i]);
+        rcuprof_driver_argv_free(av);
         snprintf(msg, msglen, "cannot start %.900s", x->drv);
         return -3;
     }
-    for (i = 1; i < ac; i++)
-        free(av[i]);
+    rcuprof_driver_argv_free(av);
     x->runs_total++;
     if (r.timed_out || !r.exited || r.status != 0) {
         char em[512];
@@ -478,29 +509,24 @@ static int run_one(struct explain *x, struct cell *cl, int first,
     }
     rcuprof_driver_result_free(&r);
     if (!failed) {
-        rcuprof_explain_run_from_json(res, &run);
+        rcuprof_record_decode(res, &run);
         failed = !run.ok;
         if (x->host[0] == '\0') {
-            const json_t *env = json_object_get(res, "env");
-
             snprintf(x->host, sizeof(x->host), "%s",
-                     json_is_string(json_object_get(env, "hostname"))
-                     ? json_string_value(json_object_get(env, "hostname"))
-                     : "?");
+                     run.host[0] ? run.host : "?");
             snprintf(x->kernel, sizeof(x->kernel), "%s",
-                     json_is_string(json_object_get(env, "kernel"))
-                     ? json_string_value(json_object_get(env, "kernel"))
-                     : "?");
+                     run.kernel[0] ? run.kernel : "?");
         }
-        if (json_is_object(json_object_get(res, "samples"))) {
+        if (run.samples != NULL) {
             char aerr[256];
-            json_t *rep = rcuprof_attribute_result(res, 5, 0, aerr,
+            json_t *rep = rcuprof_attribute_record(&run, 5, 0, aerr,
                                                    sizeof(aerr));
 
             if (rep != NULL)
                 rcuprof_explain_run_samples(rep, &run);
             json_decref(rep);
         }
+        run.samples = NULL;     /* res goes */
     }
     if (failed)
         x->runs_failed++;
@@ -538,13 +564,6 @@ static int run_one(struct explain *x, struct cell *cl, int first,
     return 0;
 }
 
-static int cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return x < y ? -1 : x > y;
-}
-
 /* ---------------------------------------------------------------------- */
 /* The sweep's line_rtt, per thread count                                  */
 
@@ -555,74 +574,55 @@ struct sweep_ctx {
     double min, max, jump;
 };
 
-static void sweep_rtt_read(const char *path, const char *variant,
+/* The line round trips of the sweep's ok runs of VARIANT (decoded). */
+static void sweep_rtt_read(const rcuprof_results *rs, const char *variant,
                            struct sweep_ctx *s)
 {
-    FILE *f = fopen(path, "r");
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
+    size_t i;
 
-    if (f == NULL)
-        return;
-    while ((len = getline(&line, &cap, f)) > 0) {
-        json_t *j = json_loadb(line, (size_t)len, 0, NULL);
-        const json_t *rtt;
-        double b, a;
+    for (i = 0; i < rs->npoints; i++) {
+        const rcuprof_point *p = &rs->points[i];
+        double b = p->result.rtt_before, a = p->result.rtt_after;
 
-        if (j == NULL)
+        if (p->status != RCUPROF_POINT_OK
+            || strcmp(rs->variants[p->variant], variant) != 0)
             continue;
-        rtt = json_object_get(json_object_get(json_object_get(j, "result"),
-                                              "run"), "line_rtt");
-        if (json_is_string(json_object_get(j, "variant"))
-            && strcmp(json_string_value(json_object_get(j, "variant")),
-                      variant) == 0 && json_is_object(rtt)) {
-            unsigned t = (unsigned)json_integer_value(
-                json_object_get(j, "threads"));
+        if (b > 0 && a > 0) {
+            double jump = fmax(a / b, b / a);
 
-            b = json_number_value(json_object_get(rtt, "before_ns"));
-            a = json_number_value(json_object_get(rtt, "after_ns"));
-            if (b > 0 && a > 0) {
-                double jump = fmax(a / b, b / a);
-
-                if (!(s->jump >= jump))
-                    s->jump = jump;
-            }
-            if (b > 0 && s->n < sizeof(s->rtt) / sizeof(s->rtt[0])) {
-                s->threads[s->n] = t;
-                s->rtt[s->n++] = b;
-            }
-            if (a > 0 && s->n < sizeof(s->rtt) / sizeof(s->rtt[0])) {
-                s->threads[s->n] = t;
-                s->rtt[s->n++] = a;
-            }
-            if (b > 0)
-                s->min = fmin(s->min, b), s->max = fmax(s->max, b);
-            if (a > 0)
-                s->min = fmin(s->min, a), s->max = fmax(s->max, a);
+            if (!(s->jump >= jump))
+                s->jump = jump;
         }
-        json_decref(j);
+        if (b > 0 && s->n < sizeof(s->rtt) / sizeof(s->rtt[0])) {
+            s->threads[s->n] = p->threads;
+            s->rtt[s->n++] = b;
+        }
+        if (a > 0 && s->n < sizeof(s->rtt) / sizeof(s->rtt[0])) {
+            s->threads[s->n] = p->threads;
+            s->rtt[s->n++] = a;
+        }
+        if (b > 0)
+            s->min = fmin(s->min, b), s->max = fmax(s->max, b);
+        if (a > 0)
+            s->min = fmin(s->min, a), s->max = fmax(s->max, a);
     }
-    free(line);
-    fclose(f);
 }
 
 static double sweep_rtt_at(const struct sweep_ctx *s, unsigned threads,
                            double *lo, double *hi)
 {
-    double v[EXPLAIN_MAX_COUNTS * 16];
+    double v[EXPLAIN_MAX_COUNTS * 16], med;
     size_t i, m = 0;
 
     *lo = *hi = NAN;
     for (i = 0; i < s->n; i++)
         if (s->threads[i] == threads)
             v[m++] = s->rtt[i];
-    if (m == 0)
+    if (m == 0 || rcuprof_stats_quantile(v, m, 0.5, &med) != RCUPROF_STATS_OK)
         return NAN;
-    qsort(v, m, sizeof(double), cmp_dbl);
-    *lo = v[0];
-    *hi = v[m - 1];
-    return m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
+    rcuprof_stats_quantile(v, m, 0.0, lo);
+    rcuprof_stats_quantile(v, m, 1.0, hi);
+    return med;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -669,65 +669,6 @@ static void fill_side(struct explain *x, unsigned threads,
             s->sweep_cost = det->counts[i].cost;
 }
 
-static json_t *rtt_json(const struct explain *x)
-{
-    json_t *pairs = json_array(), *cpus = json_array(), *matrix = json_array();
-    int used[RCUPROF_EXPLAIN_MAX_CPUS_USED * 4];
-    size_t nu = 0, i, k;
-
-    for (i = 0; i < x->npairs; i++) {
-        const rcuprof_explain_pair *p = &x->pairs[i];
-
-        json_array_append_new(pairs, json_pack(
-            "{s:i, s:i, s:s, s:o, s:o, s:i}", "a", p->a, "b", p->b,
-            "relation", rcuprof_explain_rel_name(p->rel),
-            "ns", isfinite(p->ns) ? json_real(p->ns) : json_null(),
-            "median_ns", isfinite(p->median_ns) ? json_real(p->median_ns)
-                                                : json_null(),
-            "runs", (int)p->n));
-        for (k = 0; k < nu && used[k] != p->a; k++)
-            ;
-        if (k == nu && nu < sizeof(used) / sizeof(used[0]))
-            used[nu++] = p->a;
-        for (k = 0; k < nu && used[k] != p->b; k++)
-            ;
-        if (k == nu && nu < sizeof(used) / sizeof(used[0]))
-            used[nu++] = p->b;
-    }
-    for (i = 1; i < nu; i++)        /* sort the CPUs */
-        for (k = i; k > 0 && used[k - 1] > used[k]; k--) {
-            int t = used[k];
-
-            used[k] = used[k - 1];
-            used[k - 1] = t;
-        }
-    for (i = 0; i < nu; i++) {
-        json_t *row = json_array();
-
-        json_array_append_new(cpus, json_integer(used[i]));
-        for (k = 0; k < nu; k++) {
-            json_t *cell = json_null();
-            size_t p;
-
-            for (p = 0; p < x->npairs; p++) {
-                const rcuprof_explain_pair *pr = &x->pairs[p];
-
-                if (((pr->a == used[i] && pr->b == used[k])
-                     || (pr->b == used[i] && pr->a == used[k]))
-                    && isfinite(pr->ns))
-                    cell = json_real(pr->ns);
-            }
-            json_array_append_new(row, cell);
-        }
-        json_array_append_new(matrix, row);
-    }
-    return json_pack("{s:o, s:o, s:o, s:i, s:b, s:s}", "pairs", pairs,
-                     "cpus", cpus, "matrix", matrix, "total_pairs",
-                     (int)x->total_pairs, "capped",
-                     x->total_pairs > x->npairs, "method",
-                     "rcuprof-stress --workload pingpong --threads 2 --pin cpus:A,B; a run's figure is thread 0's window / its round trips; ns is the fastest run's, median_ns the median");
-}
-
 static void explain_free(struct explain *x)
 {
     size_t i;
@@ -739,8 +680,14 @@ static void explain_free(struct explain *x)
     free(x->cells);
     free(x->cpus);
     free(x->pairs);
+    free(x->sw);
     json_decref(x->opts);
     json_decref(x->notes);
+    json_decref(x->cli_opts);
+    json_decref(x->detj);
+    json_decref(x->cases_json);
+    rcuprof_explain_detection_free(&x->det);
+    rcuprof_results_free(&x->rs);
 }
 
 static int write_out(const char *dir, const char *name, const char *text)
@@ -755,149 +702,117 @@ static int write_out(const char *dir, const char *name, const char *text)
     return rcuprof_write_atomic(path, text, strlen(text));
 }
 
-int rcuprof_cmd_explain(int argc, char **argv)
+/* ---------------------------------------------------------------------- */
+/* The phases of rcuprof explain                                           */
+
+/*
+ * Parse: explain's options, the driver's (x->cli_opts), the results files
+ * and the listed counts.  0, -1 for --help (printed), or an exit code.
+ */
+static int explain_parse(int argc, char **argv, struct explain *x)
 {
-    static const struct option opts[] = {
-#define RCUPROF_OPT(name, ch, arg, meta, def, hlp) { name, arg, NULL, ch },
-#include "rcuprof_opts.def"
-#undef RCUPROF_OPT
-        { "variant", 1, NULL, OPT_VARIANT }, { "reps", 1, NULL, OPT_REPS },
-        { "out", 1, NULL, OPT_OUT }, { "timeout", 1, NULL, OPT_TIMEOUT },
-        { "seed", 1, NULL, OPT_SEED }, { "max-pairs", 1, NULL, OPT_MAX_PAIRS },
-        { "help", 0, NULL, OPT_HELP }, { NULL, 0, NULL, 0 }
-    };
-    struct explain x;
-    const char *threads_arg = NULL, *out = NULL;
-    json_t *cli_opts = json_object(), *known = NULL, *detj = NULL;
-    json_t *report = NULL, *cases = NULL, *spec_opts = NULL;
-    rcuprof_results rs;
-    rcuprof_explain_detection det, *cdet = NULL;
-    rcuprof_explain_thresholds th;
-    struct sweep_ctx *sw = NULL;
-    char err[1024], *md = NULL, *js = NULL;
-    int ch, rc = RCUPROF_ERR_USAGE, have_seed = 0, have_variant = 0;
-    uint64_t v;
-    size_t i, j, b, nres = 0;
-    unsigned list[RCUPROF_THREADS_MAX];
-    size_t nlist = 0;
+    struct explain_args a = { 0 };
+    unsigned char seen[ARG_N] = { 0 };
+    struct rcuprof_cmd_opts co = { .cmd = "explain", .rows = explain_rows,
+                                   .n = ARG_N, .target = &a,
+                                   .driver = x->cli_opts, .seen = seen };
+    const struct rcuprof_opt *action;
+    char err[1024];
+    int first, rc = rcuprof_cmd_parse(&co, argc, argv, &action, &first);
 
-    memset(&x, 0, sizeof(x));
-    memset(&rs, 0, sizeof(rs));
-    memset(&det, 0, sizeof(det));
-    x.reps = 3;
-    x.timeout = 120;
-    x.max_pairs = 32;
-    x.variant = "stock";
-    x.notes = json_array();
-    snprintf(x.baseline, sizeof(x.baseline), "none");
-    rcuprof_explain_thresholds_default(&th);
-    optind = 1;
-    opterr = 0;
-    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        size_t k;
-
-        switch (ch) {
-        case 'n': threads_arg = optarg; break;
-        case OPT_VARIANT: x.variant = optarg; have_variant = 1; break;
-        case OPT_OUT: out = optarg; break;
-        case OPT_REPS:
-            if (rcuprof_parse_uint(optarg, 1, EXPLAIN_REPS_MAX, &v) != 0) {
-                rcuprof_err("explain: --reps '%s': give a whole number from 1 to %d",
-                            optarg, EXPLAIN_REPS_MAX);
-                goto done;
-            }
-            x.reps = (unsigned)v;
-            break;
-        case OPT_TIMEOUT:
-            if (rcuprof_parse_uint(optarg, 1, 86400, &x.timeout) != 0) {
-                rcuprof_err("explain: --timeout '%s': give whole seconds from 1 to 86400",
-                            optarg);
-                goto done;
-            }
-            break;
-        case OPT_SEED:
-            if (rcuprof_parse_uint(optarg, 0, 0xffffffffULL, &x.seed) != 0) {
-                rcuprof_err("explain: --seed '%s': give a whole number from 0 to 4294967295",
-                            optarg);
-                goto done;
-            }
-            have_seed = 1;
-            break;
-        case OPT_MAX_PAIRS:
-            if (rcuprof_parse_uint(optarg, 1, 4096, &x.max_pairs) != 0) {
-                rcuprof_err("explain: --max-pairs '%s': give a whole number from 1 to 4096",
-                            optarg);
-                goto done;
-            }
-            break;
-        case OPT_HELP:
-            help();
-            rc = RCUPROF_OK;
-            goto done;
-        case 'p':
-            rcuprof_err("explain: --pin: explain runs its own placements; drop --pin (a sweep's --pin is the baseline)");
-            goto done;
-        case '?':
-            rcuprof_err("explain: unknown option or missing value '%s': see 'rcuprof explain --help'",
-                        argv[optind - 1]);
-            goto done;
-        default:
-            for (k = 0; opts[k].name != NULL; k++)
-                if (opts[k].val == ch)
-                    json_object_set_new(cli_opts, opts[k].name,
-                                        optarg != NULL ? json_string(optarg)
-                                        : json_true());
-        }
-    }
-    nres = (size_t)(argc - optind);
-    if (nres == 0 && threads_arg == NULL) {
+    if (rc == 1)
+        help();
+    if (rc != 0)
+        return rc > 0 ? -1 : RCUPROF_ERR_USAGE;
+    x->reps = a.reps;
+    x->timeout = a.timeout;
+    x->max_pairs = a.max_pairs;
+    x->seed = a.seed;
+    x->have_seed = seen[ARG_SEED];
+    x->have_variant = seen[ARG_VARIANT];
+    x->variant = x->have_variant ? a.variant : "stock";
+    x->out = a.out;
+    x->files = argv + first;
+    x->nfiles = (size_t)(argc - first);
+    if (x->nfiles == 0 && a.threads == NULL) {
         rcuprof_err("explain: give results files of rcuprof sweep or --threads LIST: see 'rcuprof explain --help'");
-        goto done;
+        return RCUPROF_ERR_USAGE;
     }
-    if (threads_arg != NULL
-        && rcuprof_parse_threads(threads_arg, list, RCUPROF_THREADS_MAX,
-                                 &nlist, err, sizeof(err)) != 0) {
+    if (a.threads != NULL
+        && rcuprof_parse_threads(a.threads, x->list, RCUPROF_THREADS_MAX,
+                                 &x->nlist, err, sizeof(err)) != 0) {
         rcuprof_err("explain: --threads: %s", err);
-        goto done;
+        return RCUPROF_ERR_USAGE;
     }
-    if (nlist > EXPLAIN_MAX_CASES) {
+    if (x->nlist > EXPLAIN_MAX_CASES) {
         rcuprof_err("explain: --threads: %zu counts, at most %d: explain fewer steps at a time",
-                    nlist, EXPLAIN_MAX_CASES);
-        goto done;
+                    x->nlist, EXPLAIN_MAX_CASES);
+        return RCUPROF_ERR_USAGE;
     }
+    return 0;
+}
 
-    /* The sweep: its detection, driver options and baseline placement. */
-    if (nres > 0) {
-        size_t vi, pick = SIZE_MAX;
-        int pick_flagged = 0;
+/* A case per flagged finding of the detection, each (threads, vs) once. */
+static void cases_from_findings(struct explain *x)
+{
+    size_t j, k;
 
-        if (rcuprof_results_load_all(&rs, argv + optind, nres, "explain")
+    for (j = 0; j < x->det.nfindings && x->ncases < EXPLAIN_MAX_CASES; j++) {
+        const rcuprof_explain_finding *f = &x->det.findings[j];
+
+        if (!rcuprof_explain_finding_flagged(f))
+            continue;
+        for (k = 0; k < x->ncases; k++)
+            if (x->cases[k].target == f->threads
+                && x->cases[k].reference == f->vs)
+                break;
+        if (k < x->ncases)
+            continue;
+        x->cases[x->ncases].target = f->threads;
+        x->cases[x->ncases].reference = f->vs;
+        x->cases[x->ncases].has_ref = 1;
+        x->cases[x->ncases].kind = f->kind == RCUPROF_EXPLAIN_DIP ? "dip"
+                                                                  : "knee";
+        x->ncases++;
+    }
+}
+
+/*
+ * Pick the cases: from the sweep, every variant's detection and the one to
+ * run (--variant, else the first with a flagged finding, else the first),
+ * its driver options and baseline placement, its flagged findings; or the
+ * listed counts, each against the one before.  0 or an exit code.
+ */
+static int explain_pick_cases(struct explain *x)
+{
+    size_t vi, j, i, pick = SIZE_MAX;
+    int pick_flagged = 0;
+
+    if (x->nfiles > 0) {
+        if (rcuprof_results_load_all(&x->rs, x->files, x->nfiles, "explain")
             != 0)
-            goto done;
-        /* Every variant's detection; the one to run: --variant, else the
-         * first with a flagged finding, else the first. */
-        detj = json_object();
-        for (vi = 0; vi < rs.nvariants; vi++) {
+            return RCUPROF_ERR_USAGE;
+        x->detj = json_object();
+        for (vi = 0; vi < x->rs.nvariants; vi++) {
             rcuprof_explain_detection d;
             int flagged = 0, take;
 
-            if (rcuprof_explain_detect_results(&rs, vi, RCUPROF_METRIC_WALL,
+            if (rcuprof_explain_detect_results(&x->rs, vi, RCUPROF_METRIC_WALL,
                                                &d) != 0) {
                 rcuprof_err("explain: out of memory");
-                rc = RCUPROF_ERR_SYSTEM;
-                goto done;
+                return RCUPROF_ERR_SYSTEM;
             }
-            json_object_set_new(detj, rs.variants[vi],
+            json_object_set_new(x->detj, x->rs.variants[vi],
                                 rcuprof_explain_detection_json(&d));
             for (j = 0; j < d.nfindings; j++)
                 flagged |= rcuprof_explain_finding_flagged(&d.findings[j]);
-            if (have_variant)
-                take = strcmp(rs.variants[vi], x.variant) == 0;
+            if (x->have_variant)
+                take = strcmp(x->rs.variants[vi], x->variant) == 0;
             else
                 take = pick == SIZE_MAX || (flagged && !pick_flagged);
             if (take) {
-                rcuprof_explain_detection_free(&det);
-                det = d;
+                rcuprof_explain_detection_free(&x->det);
+                x->det = d;
                 pick = vi;
                 pick_flagged = flagged;
             } else {
@@ -906,369 +821,407 @@ int rcuprof_cmd_explain(int argc, char **argv)
         }
         if (pick == SIZE_MAX) {
             rcuprof_err("explain: --variant '%s' is not in the results: give one of their variants",
-                        x.variant);
-            goto done;
+                        x->variant);
+            return RCUPROF_ERR_USAGE;
         }
-        x.variant = rs.variants[pick];
-        cdet = &det;
-        spec_opts = json_object_get(json_object_get(rs.files[0].header,
-                                                    "spec"), "options");
-        if (json_is_string(json_object_get(spec_opts, "pin")))
-            snprintf(x.baseline, sizeof(x.baseline), "%s",
-                     json_string_value(json_object_get(spec_opts, "pin")));
-        if (nlist == 0) {
-            for (j = 0; j < det.nfindings && x.ncases < EXPLAIN_MAX_CASES;
-                 j++) {
-                const rcuprof_explain_finding *f = &det.findings[j];
-                size_t k;
-
-                if (!rcuprof_explain_finding_flagged(f))
-                    continue;
-                for (k = 0; k < x.ncases; k++)
-                    if (x.cases[k].target == f->threads
-                        && x.cases[k].reference == f->vs)
-                        break;
-                if (k < x.ncases)
-                    continue;
-                x.cases[x.ncases].target = f->threads;
-                x.cases[x.ncases].reference = f->vs;
-                x.cases[x.ncases].has_ref = 1;
-                x.cases[x.ncases].kind = f->kind == RCUPROF_EXPLAIN_DIP
-                                         ? "dip" : "knee";
-                x.ncases++;
-            }
-        }
+        x->variant = x->rs.variants[pick];
+        x->have_det = 1;
+        x->spec_opts = json_object_get(json_object_get(x->rs.files[0].header,
+                                                       "spec"), "options");
+        if (json_is_string(json_object_get(x->spec_opts, "pin")))
+            snprintf(x->baseline, sizeof(x->baseline), "%s",
+                     json_string_value(json_object_get(x->spec_opts, "pin")));
+        if (x->nlist == 0)
+            cases_from_findings(x);
     }
-    for (i = 0; i < nlist; i++) {
-        x.cases[x.ncases].target = list[i];
-        x.cases[x.ncases].has_ref = i > 0;
-        x.cases[x.ncases].reference = i > 0 ? list[i - 1] : 0;
-        x.cases[x.ncases].kind = "listed";
-        x.ncases++;
+    for (i = 0; i < x->nlist; i++) {
+        x->cases[x->ncases].target = x->list[i];
+        x->cases[x->ncases].has_ref = i > 0;
+        x->cases[x->ncases].reference = i > 0 ? x->list[i - 1] : 0;
+        x->cases[x->ncases].kind = "listed";
+        x->ncases++;
     }
+    return 0;
+}
 
-    /* The variant: known and built, before anything runs. */
-    known = rcuprof_variants_load(err, sizeof(err));
+/* The variant known and built, and the driver options every run gets (the
+ * sweep's, then the command line's).  0 or an exit code. */
+static int explain_check_variant(struct explain *x)
+{
+    char err[1024];
+    json_t *known = rcuprof_variants_load(err, sizeof(err));
+    int ok;
+
     if (known == NULL) {
         rcuprof_err("%s", err);
-        goto done;
+        return RCUPROF_ERR_USAGE;
     }
-    if (!rcuprof_variant_name_ok(x.variant)
-        || json_object_get(known, x.variant) == NULL) {
+    ok = rcuprof_variant_name_ok(x->variant)
+         && json_object_get(known, x->variant) != NULL;
+    json_decref(known);
+    if (!ok) {
         rcuprof_err("explain: unknown variant '%s': 'rcuprof variants' lists them",
-                    x.variant);
-        goto done;
+                    x->variant);
+        return RCUPROF_ERR_USAGE;
     }
-    snprintf(x.drv, sizeof(x.drv), "%s/rcuprof-stress-%s", rcuprof_bindir(),
-             x.variant);
-    if (access(x.drv, X_OK) != 0) {
+    if (rcuprof_driver_path(x->variant, x->drv, sizeof(x->drv)) != 0) {
         rcuprof_err("explain: variant '%s' is not built (no %s): build it with cmake --build build",
-                    x.variant, x.drv);
-        goto done;
+                    x->variant, x->drv);
+        return RCUPROF_ERR_USAGE;
     }
-
-    /* Driver options: the sweep's, then the command line's. */
-    x.opts = json_is_object(spec_opts) ? json_deep_copy(spec_opts)
-                                       : json_object();
-    json_object_del(x.opts, "pin");
-    json_object_del(x.opts, "threads");
-    json_object_update(x.opts, cli_opts);
-    if (opt_str(&x, "workload") != NULL
-        && strcmp(opt_str(&x, "workload"), "pingpong") == 0) {
+    x->opts = json_is_object(x->spec_opts)
+              ? json_deep_copy(x->spec_opts) : json_object();
+    json_object_del(x->opts, "pin");
+    json_object_del(x->opts, "threads");
+    json_object_update(x->opts, x->cli_opts);
+    if (opt_str(x, "workload") != NULL
+        && strcmp(opt_str(x, "workload"), "pingpong") == 0) {
         rcuprof_err("explain: --workload pingpong runs at 2 threads only: explain another workload");
-        goto done;
+        return RCUPROF_ERR_USAGE;
     }
-    x.alt_on = opt_str(&x, "compat") == NULL
-               || strcmp(opt_str(&x, "compat"), "none") == 0;
-    x.writers = (opt_str(&x, "writers") != NULL
-                 && strcmp(opt_str(&x, "writers"), "0") != 0)
-                || (opt_str(&x, "write-rate") != NULL
-                    && strcmp(opt_str(&x, "write-rate"), "0") != 0);
-    x.sample = opt_str(&x, "sample") != NULL
-               && strcmp(opt_str(&x, "sample"), "on") == 0;
+    x->alt_on = opt_str(x, "compat") == NULL
+                || strcmp(opt_str(x, "compat"), "none") == 0;
+    x->writers = (opt_str(x, "writers") != NULL
+                  && strcmp(opt_str(x, "writers"), "0") != 0)
+                 || (opt_str(x, "write-rate") != NULL
+                     && strcmp(opt_str(x, "write-rate"), "0") != 0);
+    x->sample = opt_str(x, "sample") != NULL
+                && strcmp(opt_str(x, "sample"), "on") == 0;
+    return 0;
+}
 
-    /* Counts to measure, then the placements at each. */
-    for (i = 0; i < x.ncases; i++) {
-        unsigned c[2] = { x.cases[i].target, x.cases[i].reference };
-        size_t k, m;
+/* Whether hardware counters work here (coherence events then). */
+static void explain_pmu(struct explain *x)
+{
+    char cerr[256];
+    json_t *ev = rcuprof_counters_list_json(cerr, sizeof(cerr));
+    const json_t *pmu = json_object_get(ev, "pmu");
 
-        for (k = 0; k < (x.cases[i].has_ref ? 2u : 1u); k++) {
-            for (m = 0; m < x.ncounts && x.counts[m] != c[k]; m++)
+    x->pmu = json_is_true(json_object_get(pmu, "hardware"));
+    snprintf(x->pmu_reason, sizeof(x->pmu_reason), "%.150s",
+             json_is_string(json_object_get(pmu, "reason"))
+             ? json_string_value(json_object_get(pmu, "reason"))
+             : ev == NULL ? cerr : "");
+    json_decref(ev);
+    if (x->pmu && opt_str(x, "events") == NULL)
+        json_object_set_new(x->opts, "events", json_string("coherence"));
+}
+
+/*
+ * Plan the cells: the counts of the cases, the placements at each, every
+ * count under every placement, the other harness and no writers at the
+ * baseline placement; then the CPU pairs.  0 or an exit code.
+ */
+static int explain_plan_cells(struct explain *x)
+{
+    char err[1024];
+    size_t i, k, m, p;
+
+    for (i = 0; i < x->ncases; i++) {
+        unsigned c[2] = { x->cases[i].target, x->cases[i].reference };
+
+        for (k = 0; k < (x->cases[i].has_ref ? 2u : 1u); k++) {
+            for (m = 0; m < x->ncounts && x->counts[m] != c[k]; m++)
                 ;
-            if (m == x.ncounts && x.ncounts < EXPLAIN_MAX_COUNTS)
-                x.counts[x.ncounts++] = c[k];
+            if (m == x->ncounts && x->ncounts < EXPLAIN_MAX_COUNTS)
+                x->counts[x->ncounts++] = c[k];
         }
     }
-    if (plan_placements(&x, err, sizeof(err)) != 0) {
+    if (plan_placements(x, err, sizeof(err)) != 0) {
         rcuprof_err("explain: placement: %s", err);
-        goto done;
+        return RCUPROF_ERR_USAGE;
     }
-    {
-        char cerr[256];
-        json_t *ev = rcuprof_counters_list_json(cerr, sizeof(cerr));
-        const json_t *pmu = json_object_get(ev, "pmu");
-
-        x.pmu = json_is_true(json_object_get(pmu, "hardware"));
-        snprintf(x.pmu_reason, sizeof(x.pmu_reason), "%.150s",
-                 json_is_string(json_object_get(pmu, "reason"))
-                 ? json_string_value(json_object_get(pmu, "reason"))
-                 : ev == NULL ? cerr : "");
-        json_decref(ev);
-        if (x.pmu && opt_str(&x, "events") == NULL)
-            json_object_set_new(x.opts, "events", json_string("coherence"));
-    }
-    if (!have_seed) {
+    explain_pmu(x);
+    if (!x->have_seed) {
         uint32_t s;
 
         if (getrandom(&s, sizeof(s), 0) != (ssize_t)sizeof(s))
             s = (uint32_t)time(NULL) ^ (uint32_t)getpid();
-        x.seed = s;
+        x->seed = s;
     }
-
-    /* Cells: every count under every placement, the other harness and no
-     * writers at the baseline placement; then the CPU pairs. */
-    for (i = 0; i < x.ncounts; i++) {
-        size_t p;
-
-        for (p = 0; p < x.nplace; p++)
-            if (cell_add(&x, x.counts[i], p, MOD_MAIN) != 0)
+    for (i = 0; i < x->ncounts; i++) {
+        for (p = 0; p < x->nplace; p++)
+            if (cell_add(x, x->counts[i], p, MOD_MAIN) != 0)
                 goto oom;
-        if (cell_add(&x, x.counts[i], 0, MOD_ALT) != 0
-            || (x.writers && cell_add(&x, x.counts[i], 0, MOD_NOWRITERS) != 0))
+        if (cell_add(x, x->counts[i], 0, MOD_ALT) != 0
+            || (x->writers
+                && cell_add(x, x->counts[i], 0, MOD_NOWRITERS) != 0))
             goto oom;
     }
-    if (pick_pairs(&x) != 0)
+    if (pick_pairs(x) != 0)
         goto oom;
-    for (i = 0; i < x.npairs; i++)
-        if (cell_add(&x, 0, i, MOD_PAIR) != 0)
+    for (i = 0; i < x->npairs; i++)
+        if (cell_add(x, 0, i, MOD_PAIR) != 0)
             goto oom;
-
-    fprintf(stderr, "explain: %s, %zu step(s), %zu thread count(s) x %zu placement(s), %zu CPU pair(s), %u rep(s): %zu runs\n",
-            x.variant, x.ncases, x.ncounts, x.nplace, x.npairs, x.reps,
-            x.ncells * x.reps);
-    {
-        size_t *order = malloc(x.ncells * sizeof(*order));
-        uint64_t st = x.seed;
-        int first = 1;
-
-        if (order == NULL)
-            goto oom;
-        for (b = 0; b < x.reps; b++) {
-            for (i = 0; i < x.ncells; i++)
-                order[i] = i;
-            for (i = x.ncells; i > 1; i--) {    /* Fisher-Yates */
-                size_t r = (size_t)(splitmix64(&st) % i), t = order[i - 1];
-
-                order[i - 1] = order[r];
-                order[r] = t;
-            }
-            for (i = 0; i < x.ncells; i++) {
-                int r = run_one(&x, &x.cells[order[i]], first, err,
-                                sizeof(err));
-
-                first = 0;
-                if (r == -2) {
-                    rcuprof_err("explain: %s", err);
-                    free(order);
-                    goto done;
-                }
-                if (r == -3) {
-                    rcuprof_err("explain: %s: check it is executable", err);
-                    free(order);
-                    rc = RCUPROF_ERR_SYSTEM;
-                    goto done;
-                }
-                if (r != 0) {
-                    free(order);
-                    goto oom;
-                }
-            }
-            fprintf(stderr, "explain: block %zu/%u done\n", b + 1, x.reps);
-        }
-        free(order);
-    }
-    for (i = 0; i < x.npairs; i++) {
-        struct cell *cl = cell_get(&x, 0, i, MOD_PAIR);
-
-        x.pairs[i].ns = x.pairs[i].median_ns = NAN;
-        x.pairs[i].n = cl != NULL ? cl->n : 0;
-        if (cl != NULL && cl->n > 0) {
-            qsort(cl->rtt, cl->n, sizeof(double), cmp_dbl);
-            x.pairs[i].ns = cl->rtt[0];
-            x.pairs[i].median_ns = cl->n % 2 ? cl->rtt[cl->n / 2]
-                : (cl->rtt[cl->n / 2 - 1] + cl->rtt[cl->n / 2]) / 2;
-        }
-    }
-
-    /* The sweep's machine state. */
-    if (nres > 0) {
-        if ((sw = calloc(1, sizeof(*sw))) == NULL)
-            goto oom;
-        sw->min = INFINITY;
-        sw->max = -INFINITY;
-        sw->jump = NAN;
-        for (i = 0; i < nres; i++)
-            sweep_rtt_read(argv[optind + i], x.variant, sw);
-    }
-
-    /* Classify every case. */
-    cases = json_array();
-    for (i = 0; i < x.ncases; i++) {
-        rcuprof_explain_case *c = calloc(1, sizeof(*c));
-        rcuprof_explain_verdict *vd = calloc(rcuprof_explain_nrules,
-                                             sizeof(*vd));
-        char summary[256];
-
-        if (c == NULL || vd == NULL) {
-            free(c);
-            free(vd);
-            goto oom;
-        }
-        c->kind = x.cases[i].kind;
-        c->has_reference = x.cases[i].has_ref;
-        fill_side(&x, x.cases[i].target, sw, cdet, &c->t);
-        if (c->has_reference)
-            fill_side(&x, x.cases[i].reference, sw, cdet, &c->r);
-        c->cpus_allowed = (unsigned)x.topo.allowed_pus;
-        c->packages = x.topo.packages;
-        c->l3_domains = x.topo.l3_domains;
-        c->cores = x.topo.cores;
-        c->pus = x.topo.pus;
-        c->pmu = x.pmu;
-        snprintf(c->pmu_reason, sizeof(c->pmu_reason), "%s", x.pmu_reason);
-        c->alt_harness = x.alt_on ? "perftools" : "rcuprof";
-        c->writers = x.writers;
-        c->pairs = x.pairs;
-        c->npairs = x.npairs;
-        c->sweep_rtt_min = sw != NULL && isfinite(sw->min) ? sw->min : NAN;
-        c->sweep_rtt_max = sw != NULL && isfinite(sw->max) ? sw->max : NAN;
-        c->sweep_rtt_jump = sw != NULL ? sw->jump : NAN;
-        rcuprof_explain_classify(c, &th, vd, summary, sizeof(summary));
-        json_array_append_new(cases, rcuprof_explain_case_json(c, vd,
-                                                               summary));
-        free(c);
-        free(vd);
-    }
-
-    /* The report. */
-    {
-        struct timespec ts;
-        json_t *inputs = json_array(), *places = json_array(), *machine;
-        char otext[1024] = "", cnote[256];
-        const char *name;
-        json_t *val;
-        size_t olen = 0;
-
-        clock_gettime(CLOCK_REALTIME, &ts);
-        for (i = 0; i < nres; i++)
-            json_array_append_new(inputs, json_string(argv[optind + i]));
-        for (i = 0; i < x.nplace; i++)
-            json_array_append_new(places, json_pack("{s:s, s:s, s:b}",
-                "name", x.pnames[i], "same_as", x.psame[i],
-                "baseline", i == 0));
-        json_object_foreach(x.opts, name, val) {
-            int w = snprintf(otext + olen, sizeof(otext) - olen, "%s--%s%s%s",
-                             olen ? " " : "", name,
-                             json_is_string(val) ? " " : "",
-                             json_is_string(val) ? json_string_value(val) : "");
-
-            if (w < 0 || (size_t)w >= sizeof(otext) - olen)
-                break;
-            olen += (size_t)w;
-        }
-        if (olen == 0)
-            snprintf(otext, sizeof(otext), "driver defaults");
-        if (x.pmu)
-            snprintf(cnote, sizeof(cnote), "collected (--events %s)",
-                     opt_str(&x, "events"));
-        else
-            snprintf(cnote, sizeof(cnote), "none, coherence counters skipped (%s)",
-                     x.pmu_reason[0] ? x.pmu_reason : "no hardware PMU");
-        if (!x.pmu)
-            note(&x, "coherence counters not collected: %s; the contention rule uses CPU time per op and the round-trip matrix instead",
-                 x.pmu_reason[0] ? x.pmu_reason : "no hardware PMU");
-        if (!x.sample)
-            note(&x, "on/off-CPU shares not collected: add --sample on");
-        machine = json_pack("{s:s, s:s, s:i, s:s, s:i, s:i, s:i, s:i, s:b, s:b, s:s, s:s}",
-                            "host", x.host[0] ? x.host : "?",
-                            "kernel", x.kernel[0] ? x.kernel : "?",
-                            "cpus_allowed", x.topo.allowed_pus,
-                            "allowed", x.topo.allowed,
-                            "packages", x.topo.packages,
-                            "l3_domains", x.topo.l3_domains,
-                            "cores", x.topo.cores, "pus", x.topo.pus,
-                            "smt", x.topo.pus > x.topo.cores,
-                            "pmu", x.pmu, "pmu_reason", x.pmu_reason,
-                            "counters", cnote);
-        report = json_pack("{s:s, s:s, s:I, s:s, s:o, s:s, s:O, s:s, s:i, s:I, s:o, s:o}",
-                           "schema", RCUPROF_EXPLAIN_SCHEMA,
-                           "rcuprof_version", RCUPROF_VERSION,
-                           "created_unix_ns",
-                           (json_int_t)ts.tv_sec * 1000000000 + ts.tv_nsec,
-                           "mode", nres > 0 ? "results" : "threads",
-                           "inputs", inputs, "variant", x.variant,
-                           "options", x.opts, "options_text", otext,
-                           "reps", (int)x.reps, "seed", (json_int_t)x.seed,
-                           "machine", machine, "placements", places);
-        if (report == NULL)
-            goto oom;
-        json_object_set_new(report, "detection",
-                            detj != NULL ? json_incref(detj) : json_null());
-        json_object_set_new(report, "cases", json_incref(cases));
-        json_object_set_new(report, "rtt", rtt_json(&x));
-        json_object_set_new(report, "runs", json_pack("{s:i, s:i}",
-            "total", (int)x.runs_total, "failed", (int)x.runs_failed));
-        {
-            json_t *rules = json_array();
-
-            for (i = 0; i < rcuprof_explain_nrules; i++)
-                json_array_append_new(rules, json_pack("{s:s, s:s, s:s}",
-                    "id", rcuprof_explain_rules[i].id,
-                    "title", rcuprof_explain_rules[i].title,
-                    "question", rcuprof_explain_rules[i].question));
-            json_object_set_new(report, "rules", rules);
-        }
-        json_object_set_new(report, "notes", json_incref(x.notes));
-    }
-    md = rcuprof_explain_markdown(report);
-    js = json_dumps(report, JSON_INDENT(2));
-    if (md == NULL || js == NULL)
-        goto oom;
-    {
-        char *t = realloc(js, strlen(js) + 2);
-
-        if (t == NULL)
-            goto oom;
-        js = t;
-        strcat(js, "\n");
-    }
-    if (out != NULL) {
-        if ((mkdir(out, 0755) != 0 && errno != EEXIST)
-            || write_out(out, "explain.json", js) != 0
-            || write_out(out, "explain.md", md) != 0) {
-            rcuprof_err("explain: cannot write %s/explain.md and explain.json (%s): check the folder is writable",
-                        out, strerror(errno));
-            rc = RCUPROF_ERR_SYSTEM;
-            goto done;
-        }
-    }
-    fputs(md, stdout);
-    rc = x.runs_failed > 0 ? RCUPROF_ERR_RUN : RCUPROF_OK;
-    goto done;
+    return 0;
  oom:
     rcuprof_err("explain: out of memory");
-    rc = RCUPROF_ERR_SYSTEM;
+    return RCUPROF_ERR_SYSTEM;
+}
+
+/* Each pair's round trip: its fastest run, and the median. */
+static void explain_pair_figures(struct explain *x)
+{
+    size_t i;
+
+    for (i = 0; i < x->npairs; i++) {
+        struct cell *cl = cell_get(x, 0, i, MOD_PAIR);
+
+        x->pairs[i].ns = x->pairs[i].median_ns = NAN;
+        x->pairs[i].n = cl != NULL ? cl->n : 0;
+        if (cl != NULL && cl->n > 0) {
+            rcuprof_stats_quantile(cl->rtt, cl->n, 0.0, &x->pairs[i].ns);
+            rcuprof_stats_quantile(cl->rtt, cl->n, 0.5,
+                                   &x->pairs[i].median_ns);
+        }
+    }
+}
+
+/*
+ * Run: every cell once per block, in an order shuffled from the seed (one
+ * stream over all blocks), then each pair's figures.  0 or an exit code.
+ */
+static int explain_run_interleaved(struct explain *x)
+{
+    size_t *order = malloc((x->ncells + 1) * sizeof(*order)), i, b;
+    uint64_t st = x->seed;
+    char err[1024];
+    int first = 1, rc = 0;
+
+    if (order == NULL) {
+        rcuprof_err("explain: out of memory");
+        return RCUPROF_ERR_SYSTEM;
+    }
+    fprintf(stderr, "explain: %s, %zu step(s), %zu thread count(s) x %zu placement(s), %zu CPU pair(s), %u rep(s): %zu runs\n",
+            x->variant, x->ncases, x->ncounts, x->nplace, x->npairs, x->reps,
+            x->ncells * x->reps);
+    for (b = 0; b < x->reps && rc == 0; b++) {
+        for (i = 0; i < x->ncells; i++)
+            order[i] = i;
+        rcuprof_rand_shuffle(order, x->ncells, &st);
+        for (i = 0; i < x->ncells && rc == 0; i++) {
+            int r = run_one(x, &x->cells[order[i]], first, err, sizeof(err));
+
+            first = 0;
+            if (r == -2) {
+                rcuprof_err("explain: %s", err);
+                rc = RCUPROF_ERR_USAGE;
+            } else if (r == -3) {
+                rcuprof_err("explain: %s: check it is executable", err);
+                rc = RCUPROF_ERR_SYSTEM;
+            } else if (r != 0) {
+                rcuprof_err("explain: out of memory");
+                rc = RCUPROF_ERR_SYSTEM;
+            }
+        }
+        if (rc == 0)
+            fprintf(stderr, "explain: block %zu/%u done\n", b + 1, x->reps);
+    }
+    free(order);
+    if (rc == 0)
+        explain_pair_figures(x);
+    return rc;
+}
+
+/* One case's two sides and the machine, classified into x->cases. */
+static int classify_case(struct explain *x, const struct case_spec *cs,
+                         const rcuprof_explain_thresholds *th)
+{
+    rcuprof_explain_case *c = calloc(1, sizeof(*c));
+    rcuprof_explain_verdict *vd = calloc(rcuprof_explain_nrules, sizeof(*vd));
+    const struct sweep_ctx *sw = x->sw;
+    const rcuprof_explain_detection *det = x->have_det ? &x->det : NULL;
+    char summary[256];
+
+    if (c == NULL || vd == NULL) {
+        free(c);
+        free(vd);
+        return -1;
+    }
+    c->kind = cs->kind;
+    c->has_reference = cs->has_ref;
+    fill_side(x, cs->target, sw, det, &c->t);
+    if (c->has_reference)
+        fill_side(x, cs->reference, sw, det, &c->r);
+    c->cpus_allowed = (unsigned)x->topo.allowed_pus;
+    c->packages = x->topo.packages;
+    c->l3_domains = x->topo.l3_domains;
+    c->cores = x->topo.cores;
+    c->pus = x->topo.pus;
+    c->pmu = x->pmu;
+    snprintf(c->pmu_reason, sizeof(c->pmu_reason), "%s", x->pmu_reason);
+    c->alt_harness = x->alt_on ? "perftools" : "rcuprof";
+    c->writers = x->writers;
+    c->pairs = x->pairs;
+    c->npairs = x->npairs;
+    c->sweep_rtt_min = sw != NULL && isfinite(sw->min) ? sw->min : NAN;
+    c->sweep_rtt_max = sw != NULL && isfinite(sw->max) ? sw->max : NAN;
+    c->sweep_rtt_jump = sw != NULL ? sw->jump : NAN;
+    rcuprof_explain_classify(c, th, vd, summary, sizeof(summary));
+    json_array_append_new(x->cases_json,
+                          rcuprof_explain_case_json(c, vd, summary));
+    free(c);
+    free(vd);
+    return 0;
+}
+
+/* Classify: the sweep's machine state, then every case by the rules. */
+static int explain_classify(struct explain *x)
+{
+    rcuprof_explain_thresholds th;
+    size_t i;
+
+    rcuprof_explain_thresholds_default(&th);
+    if (x->nfiles > 0) {
+        if ((x->sw = calloc(1, sizeof(*x->sw))) == NULL)
+            goto oom;
+        x->sw->min = INFINITY;
+        x->sw->max = -INFINITY;
+        x->sw->jump = NAN;
+        sweep_rtt_read(&x->rs, x->variant, x->sw);
+    }
+    if ((x->cases_json = json_array()) == NULL)
+        goto oom;
+    for (i = 0; i < x->ncases; i++)
+        if (classify_case(x, &x->cases[i], &th) != 0)
+            goto oom;
+    return 0;
+ oom:
+    rcuprof_err("explain: out of memory");
+    return RCUPROF_ERR_SYSTEM;
+}
+
+/* The driver options as one line of text ("driver defaults" for none). */
+static void options_text(const json_t *opts, char *otext, size_t n)
+{
+    const char *name;
+    json_t *val;
+    size_t olen = 0;
+
+    otext[0] = '\0';
+    json_object_foreach((json_t *)opts, name, val) {
+        int w = snprintf(otext + olen, n - olen, "%s--%s%s%s",
+                         olen ? " " : "", name,
+                         json_is_string(val) ? " " : "",
+                         json_is_string(val) ? json_string_value(val) : "");
+
+        if (w < 0 || (size_t)w >= n - olen)
+            break;
+        olen += (size_t)w;
+    }
+    if (olen == 0)
+        snprintf(otext, n, "driver defaults");
+}
+
+/*
+ * Write: explain.json (the writer's, from what this run was) and
+ * explain.md rendered from it, to --out atomically, and the markdown on
+ * stdout.  0, 1 (a run failed) or an exit code.
+ */
+static int explain_write(struct explain *x)
+{
+    rcuprof_explain_meta m;
+    json_t *report, *inputs = json_array();
+    char otext[1024], cnote[256], *md = NULL, *js = NULL, *t;
+    size_t i;
+    int rc = RCUPROF_ERR_SYSTEM;
+
+    for (i = 0; i < x->nfiles; i++)
+        json_array_append_new(inputs, json_string(x->files[i]));
+    options_text(x->opts, otext, sizeof(otext));
+    if (x->pmu) {
+        snprintf(cnote, sizeof(cnote), "collected (--events %s)",
+                 opt_str(x, "events"));
+    } else {
+        snprintf(cnote, sizeof(cnote), "none, coherence counters skipped (%s)",
+                 x->pmu_reason[0] ? x->pmu_reason : "no hardware PMU");
+        note(x, "coherence counters not collected: %s; the contention rule uses CPU time per op and the round-trip matrix instead",
+             x->pmu_reason[0] ? x->pmu_reason : "no hardware PMU");
+    }
+    if (!x->sample)
+        note(x, "on/off-CPU shares not collected: add --sample on");
+    memset(&m, 0, sizeof(m));
+    m.version = RCUPROF_VERSION;
+    m.created_unix_ns = rcuprof_time_real_ns();
+    m.mode = x->nfiles > 0 ? "results" : "threads";
+    m.inputs = inputs;
+    m.variant = x->variant;
+    m.options = x->opts;
+    m.options_text = otext;
+    m.reps = x->reps;
+    m.seed = x->seed;
+    m.host = x->host;
+    m.kernel = x->kernel;
+    m.topo = &x->topo;
+    m.pmu = x->pmu;
+    m.pmu_reason = x->pmu_reason;
+    m.counters = cnote;
+    m.pnames = (const char (*)[48])x->pnames;
+    m.psame = (const char (*)[96])x->psame;
+    m.nplace = x->nplace;
+    m.pairs = x->pairs;
+    m.npairs = x->npairs;
+    m.total_pairs = x->total_pairs;
+    m.runs_total = x->runs_total;
+    m.runs_failed = x->runs_failed;
+    m.detection = x->detj;
+    m.cases = x->cases_json;
+    m.notes = x->notes;
+    report = rcuprof_explain_report_json(&m);
+    json_decref(inputs);
+    if (report != NULL) {
+        md = rcuprof_explain_markdown(report);
+        js = json_dumps(report, JSON_INDENT(2));
+    }
+    json_decref(report);
+    if (md == NULL || js == NULL
+        || (t = realloc(js, strlen(js) + 2)) == NULL) {
+        rcuprof_err("explain: out of memory");
+        goto done;
+    }
+    js = strcat(t, "\n");
+    if (x->out != NULL
+        && ((mkdir(x->out, 0755) != 0 && errno != EEXIST)
+            || write_out(x->out, "explain.json", js) != 0
+            || write_out(x->out, "explain.md", md) != 0)) {
+        rcuprof_err("explain: cannot write %s/explain.md and explain.json (%s): check the folder is writable",
+                    x->out, strerror(errno));
+        goto done;
+    }
+    fputs(md, stdout);
+    rc = x->runs_failed > 0 ? RCUPROF_ERR_RUN : RCUPROF_OK;
  done:
     free(md);
     free(js);
-    free(sw);
-    json_decref(report);
-    json_decref(cases);
-    json_decref(detj);
-    json_decref(known);
-    json_decref(cli_opts);
-    rcuprof_explain_detection_free(&det);
-    rcuprof_results_free(&rs);
+    return rc;
+}
+
+int rcuprof_cmd_explain(int argc, char **argv)
+{
+    struct explain x;
+    int rc;
+
+    memset(&x, 0, sizeof(x));
+    x.notes = json_array();
+    x.cli_opts = json_object();
+    snprintf(x.baseline, sizeof(x.baseline), "none");
+    rc = explain_parse(argc, argv, &x);
+    if (rc < 0) {
+        explain_free(&x);
+        return RCUPROF_OK;      /* --help */
+    }
+    if (rc == 0)
+        rc = explain_pick_cases(&x);
+    if (rc == 0)
+        rc = explain_check_variant(&x);
+    if (rc == 0)
+        rc = explain_plan_cells(&x);
+    if (rc == 0)
+        rc = explain_run_interleaved(&x);
+    if (rc == 0)
+        rc = explain_classify(&x);
+    if (rc == 0)
+        rc = explain_write(&x);
     explain_free(&x);
     return rc;
 }

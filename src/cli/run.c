@@ -1,139 +1,27 @@
 /* `rcuprof run`: one measurement through the variant's driver. */
 #define _GNU_SOURCE
 #include "cli.h"
-#include "rcuprof_opts.h"
-#include "rcuprof_symbolize.h"
+#include "record.h"
+#include "rcuprof_attribute.h"
+#include "rcuprof_report.h"
 
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* Counter sums per 1k ops, and what could not be counted, and why. */
-static void print_counters(json_t *c, json_t *run)
+/* The summary of a result, and its attribution when it was sampled. */
+static void run_print_summary(const json_t *res)
 {
-    json_t *sums = json_object_get(c, "sums"), *v, *u;
-    const char *name;
-    double ops = (double)json_integer_value(json_object_get(run, "ops"));
-    size_t i;
-
-    if (!json_is_object(c))
-        return;
-    printf("counters       (sum over threads, per 1k ops)%s\n",
-           json_is_true(json_object_get(c, "scaled"))
-           ? "  * = multiplexed, scaled" : "");
-    json_object_foreach(sums, name, v) {
-        double val = json_number_value(json_object_get(v, "value"));
-
-        printf("  %-24s %16.0f %14.3f%s\n", name, val,
-               ops > 0 ? val * 1000.0 / ops : 0.0,
-               json_is_true(json_object_get(v, "scaled")) ? " *" : "");
-    }
-    json_array_foreach(json_object_get(c, "unavailable"), i, u)
-        printf("  %-24s unavailable: %s\n",
-               json_string_value(json_object_get(u, "name")),
-               json_string_value(json_object_get(u, "reason")));
-}
-
-/* The probe layer's figures (patches/3.5/probes, probes/probe_readout.c). */
-static void print_probes(json_t *p)
-{
-    json_t *s = json_object_get(p, "summary");
-    json_t *v;
-
-    if (json_is_null(p) || p == NULL) {
-        printf("probes         none (this variant carries no probe layer)\n");
-        return;
-    }
-    if (!json_is_true(json_object_get(p, "enabled")) || !json_is_object(s)) {
-        printf("probes         off (--probes off)\n");
-        return;
-    }
-    printf("probes         lock %s: %lld acquisitions",
-           json_string_value(json_object_get(s, "lock")),
-           (long long)json_integer_value(json_object_get(s, "acquisitions")));
-    if (json_is_number(v = json_object_get(s, "retries_per_acquisition")))
-        printf(", %.6f retries/acq", json_number_value(v));
-    if (json_is_number(v = json_object_get(s, "acquire_ticks_per_acquisition")))
-        printf(", %.1f ticks/acq", json_number_value(v));
-    if (json_is_number(v = json_object_get(s, "lock_ticks_per_acquisition")))
-        printf(" (%.1f in read_lock)", json_number_value(v));
-    if (json_is_integer(v = json_object_get(p, "timer_cost_ticks")))
-        printf(", timer resolution %lld ticks", (long long)json_integer_value(v));
-    printf("\n");
-    if (json_is_number(v = json_object_get(s, "slow_fetches_per_kfetch")))
-        printf("               slow-path fetches %.2f per 1k\n", json_number_value(v));
-    if (json_integer_value(json_object_get(s, "syncs")) > 0) {
-        json_t *sp = json_object_get(s, "writer_spin_ns_per_sync");
-        json_t *bl = json_object_get(s, "writer_blocked_ns_per_sync");
-
-        printf("               writer wait per synchronize (%lld synchronize): "
-               "spinning %.0f ns, blocked %.0f ns (%lld blocked)\n",
-               (long long)json_integer_value(json_object_get(s, "syncs")),
-               json_is_number(sp) ? json_number_value(sp) : 0.0,
-               json_is_number(bl) ? json_number_value(bl) : 0.0,
-               (long long)json_integer_value(json_object_get(s, "blocked_syncs")));
-    }
-    if (json_is_number(v = json_object_get(json_object_get(p, "self_cost"), "added_ns")))
-        printf("               probe cost %.1f ns per read lock/unlock (measured on)\n",
-               json_number_value(v));
-}
-
-static void print_human(json_t *res)
-{
-    json_t *run = json_object_get(res, "run"), *b = json_object_get(res, "build");
-    json_t *env = json_object_get(res, "env");
-    json_t *wl = json_object_get(run, "workload");
-    json_t *items = json_object_get(wl, "items"), *it;
-    size_t i;
-
-    printf("variant        %s (OpenSSL %s, %zu patches)\n",
-           json_string_value(json_object_get(b, "variant")),
-           json_string_value(json_object_get(b, "openssl_version")),
-           json_array_size(json_object_get(b, "patches")));
-    printf("workload       %s", json_string_value(json_object_get(wl, "kind"))
-                                 != NULL
-           ? json_string_value(json_object_get(wl, "kind")) : "?");
-    if (json_is_string(json_object_get(wl, "alg")))
-        printf(" %s, %s, %lld update(s) of %lld B; ops of %s",
-               json_string_value(json_object_get(wl, "alg")),
-               json_string_value(json_object_get(wl, "mode")),
-               (long long)json_integer_value(json_object_get(wl, "updates")),
-               (long long)json_integer_value(json_object_get(wl,
-                                                             "data_bytes")),
-               json_string_value(json_object_get(wl, "ops_of")));
-    json_array_foreach(items, i, it)
-        printf("%s%s:%s", i ? "," : " ",
-               json_string_value(json_object_get(it, "type")),
-               json_string_value(json_object_get(it, "alg")));
-    printf(" (libctx %s%s%s)\n",
-           json_string_value(json_object_get(wl, "libctx")),
-           json_is_string(json_object_get(wl, "propq")) ? ", query " : "",
-           json_is_string(json_object_get(wl, "propq"))
-           ? json_string_value(json_object_get(wl, "propq")) : "");
-    printf("threads        %lld%s\n",
-           (long long)json_integer_value(json_object_get(run, "threads")),
-           json_is_true(json_object_get(env, "oversubscribed"))
-           ? "  (oversubscribed: more threads than CPUs allowed)" : "");
-    printf("window         %.3f s, %lld ops\n",
-           (double)json_integer_value(json_object_get(run, "wall_ns")) / 1e9,
-           (long long)json_integer_value(json_object_get(run, "ops")));
-    printf("wall ns/op     %.2f   (window x threads / ops)\n",
-           json_number_value(json_object_get(run, "wall_ns_per_op")));
-    printf("cpu ns/op      %.2f\n",
-           json_number_value(json_object_get(run, "cpu_ns_per_op")));
-    printf("ops/s          %.0f\n",
-           json_number_value(json_object_get(run, "ops_per_s")));
-    printf("utilisation    %.2f\n",
-           json_number_value(json_object_get(run, "utilisation")));
-    print_probes(json_object_get(res, "probes"));
-    print_counters(json_object_get(res, "counters"), run);
+    rcuprof_run_summary_print(stdout, res);
     if (json_is_object(json_object_get(res, "samples"))) {
         char err[512];
-        json_t *rep = rcuprof_attribute_result(res, 10, 0, err, sizeof(err));
+        rcuprof_record rec;
+        json_t *rep;
 
+        rcuprof_record_decode(res, &rec);
+        rep = rcuprof_attribute_record(&rec, 10, 0, err, sizeof(err));
         printf("\n");
         if (rep != NULL)
             rcuprof_attribute_print(stdout, rep);
@@ -143,158 +31,163 @@ static void print_human(json_t *res)
     }
 }
 
-int rcuprof_cmd_run(int argc, char **argv)
+/* The options of `rcuprof run` itself; the driver's follow them. */
+struct run_opts {
+    const char *variant, *output;
+    uint64_t timeout;
+    int json, terse;
+};
+
+static const struct rcuprof_opt run_rows[] = {
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "variant", 'v', "V", "", 0, 0,
+                   struct run_opts, variant, NULL,
+                   "the variant to measure (rcuprof variants lists them)"),
+    RCUPROF_OPTION(RCUPROF_OPT_SECONDS, "timeout", 'T', "S", "120", 1, 86400,
+                   struct run_opts, timeout, NULL,
+                   "kill the driver after S seconds"),
+    RCUPROF_OPTION(RCUPROF_OPT_FLAG, "json", 'j', "", "", 0, 1,
+                   struct run_opts, json, NULL,
+                   "print the result JSON instead of the summary"),
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "output", 'o', "FILE", "", 0, 0,
+                   struct run_opts, output, NULL,
+                   "also write the result JSON to FILE, atomically"),
+    RCUPROF_OPTION(RCUPROF_OPT_FLAG, NULL, 't', "", "", 0, 1,
+                   struct run_opts, terse, NULL,
+                   "print one number: microseconds per op (wall), as perftools does"),
+    RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 'h', "", "", 0, 0,
+                        "this list"),
+};
+#define RUN_NROWS (sizeof(run_rows) / sizeof(run_rows[0]))
+
+static void run_help(void)
 {
-    static const struct option opts[] = {
-#define RCUPROF_OPT(name, ch, arg, meta, def, help) { name, arg, NULL, ch },
-#include "rcuprof_opts.def"
-#undef RCUPROF_OPT
-        { "variant", 1, NULL, 'v' }, { "timeout", 1, NULL, 'T' },
-        { "json", 0, NULL, 'j' }, { "output", 1, NULL, 'o' },
-        { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
-    };
-    const char *variant = NULL, *outfile = NULL;
-    char *dargv[64], drv[PATH_MAX], err[1024];
-    int dargc = 1, ch, terse = 0, as_json = 0, rc;
-    char shortopts[128] = "";
-    uint64_t timeout = 120, v;
-    struct rcuprof_driver_result r;
-    json_t *known, *res;
-    json_error_t je;
+    printf("usage: rcuprof run --variant V [options]\n");
+    rcuprof_opts_help(stdout, rcuprof_driver_opts, rcuprof_driver_nopts, 0,
+                      NULL);
+    rcuprof_opts_help(stdout, run_rows, RUN_NROWS, 0, NULL);
+}
 
-    optind = 1;
-    opterr = 0;
-    rcuprof_opts_optstring(shortopts, sizeof(shortopts), "v:T:jo:th");
-    while ((ch = getopt_long(argc, argv, shortopts, opts,
-                             NULL)) != -1) {
-        const char *lname = NULL;
-        size_t k;
+/* The variant known and built: its driver's path in drv.  0 or -1. */
+static int run_find_driver(const char *variant, char *drv, size_t n)
+{
+    char err[1024];
+    json_t *known = rcuprof_variants_load(err, sizeof(err));
 
-        switch (ch) {
-        case 'v': variant = optarg; continue;
-        case 'T':
-            if (rcuprof_parse_uint(optarg, 1, 86400, &timeout) != 0) {
-                rcuprof_err("run: --timeout '%s': give whole seconds from 1 to 86400",
-                            optarg);
-                return RCUPROF_ERR_USAGE;
-            }
-            continue;
-        case 'j': as_json = 1; continue;
-        case 't': terse = 1; continue;
-        case 'o': outfile = optarg; continue;
-        case 'h':
-            printf("usage: rcuprof run --variant V [options]\n");
-#define RCUPROF_OPT(name, c, arg, meta, def, help) \
-            rcuprof_opts_help_row(stdout, name, meta, help, arg, def);
-#include "rcuprof_opts.def"
-#undef RCUPROF_OPT
-            printf("  --%-12s %-12s %s\n", "variant", "V", "the variant to measure (rcuprof variants lists them)");
-            printf("  --%-12s %-12s %s\n", "timeout", "S", "kill the driver after S seconds (default: 120)");
-            printf("  --%-12s %-12s %s\n", "json", "", "print the result JSON instead of the summary");
-            printf("  --%-12s %-12s %s\n", "output", "FILE", "also write the result JSON to FILE, atomically");
-            printf("  -t %-26s %s\n", "", "print one number: microseconds per op (wall), as perftools does");
-            printf("  --%-12s %-12s %s\n", "help", "", "this list");
-            return RCUPROF_OK;
-        case '?':
-            rcuprof_err("run: unknown option or missing value '%s': see 'rcuprof run --help'",
-                        argv[optind - 1]);
-            return RCUPROF_ERR_USAGE;
-        default:
-            /* A driver option: checked here (numbers) and passed on. */
-            for (k = 0; opts[k].name != NULL; k++)
-                if (opts[k].val == ch)
-                    lname = opts[k].name;
-            if (ch == 'n' && rcuprof_parse_uint(optarg, 1, RCUPROF_THREADS_MAX, &v) != 0) {
-                rcuprof_err("run: --threads '%s': give a whole number from 1 to %d",
-                            optarg, RCUPROF_THREADS_MAX);
-                return RCUPROF_ERR_USAGE;
-            }
-            if (dargc + 2 >= (int)(sizeof(dargv) / sizeof(dargv[0]))) {
-                rcuprof_err("run: too many options");
-                return RCUPROF_ERR_USAGE;
-            }
-            if (optarg == NULL
-                ? asprintf(&dargv[dargc++], "--%s", lname) < 0
-                : asprintf(&dargv[dargc++], "--%s=%s", lname, optarg) < 0)
-                return RCUPROF_ERR_SYSTEM;
-        }
-    }
-    if (optind < argc) {
-        rcuprof_err("run: unexpected argument '%s': see 'rcuprof run --help'",
-                    argv[optind]);
-        return RCUPROF_ERR_USAGE;
-    }
-    if (variant == NULL) {
-        rcuprof_err("run: --variant is required: 'rcuprof variants' lists them");
-        return RCUPROF_ERR_USAGE;
-    }
-    known = rcuprof_variants_load(err, sizeof(err));
     if (known == NULL) {
         rcuprof_err("%s", err);
-        return RCUPROF_ERR_USAGE;
+        return -1;
     }
     if (json_object_get(known, variant) == NULL) {
         rcuprof_err("run: unknown variant '%s': 'rcuprof variants' lists them, 'rcuprof variant add' makes one",
                     variant);
         json_decref(known);
-        return RCUPROF_ERR_USAGE;
+        return -1;
     }
     json_decref(known);
-    snprintf(drv, sizeof(drv), "%s/rcuprof-stress-%s", rcuprof_bindir(), variant);
-    if (access(drv, X_OK) != 0) {
+    if (rcuprof_driver_path(variant, drv, n) != 0) {
         rcuprof_err("run: variant '%s' is not built (no %s): build it with 'make demo' or cmake --build build",
                     variant, drv);
+        return -1;
+    }
+    return 0;
+}
+
+/* A failed driver run: its one line; the exit code. */
+static int run_failed(const struct run_opts *o,
+                      const struct rcuprof_driver_result *r)
+{
+    char err[1024];
+
+    rcuprof_driver_error_message(r, err, sizeof(err));
+    if (r->timed_out)
+        rcuprof_err("run: %s timed out after %llu s and was killed: raise --timeout or shorten the run",
+                    o->variant, (unsigned long long)o->timeout);
+    else if (!r->exited)
+        rcuprof_err("run: the %s driver crashed (signal %d)%s%s", o->variant,
+                    r->status, err[0] ? ": " : "", err);
+    else
+        rcuprof_err("run: %s", err[0] ? err : "the driver failed without a message");
+    /* Driver usage (2) and setup (3) failures come from what the user
+     * asked for (an unknown algorithm, a bad query): bad input. */
+    return r->exited && !r->timed_out && (r->status == 2 || r->status == 3)
+           ? RCUPROF_ERR_USAGE : RCUPROF_ERR_RUN;
+}
+
+int rcuprof_cmd_run(int argc, char **argv)
+{
+    struct run_opts o = { 0 };
+    struct rcuprof_cmd_opts co = { .cmd = "run", .rows = run_rows,
+                                   .n = RUN_NROWS, .target = &o, .letters = 1 };
+    const struct rcuprof_opt *action;
+    char *dargv[64], drv[PATH_MAX];
+    int first, rc;
+    struct rcuprof_driver_result r;
+    json_t *dopts = json_object(), *res;
+    json_error_t je;
+
+    co.driver = dopts;
+    rc = rcuprof_cmd_parse(&co, argc, argv, &action, &first);
+    if (rc != 0) {
+        json_decref(dopts);
+        if (rc < 0)
+            return RCUPROF_ERR_USAGE;
+        run_help();
+        return RCUPROF_OK;
+    }
+    if (first < argc) {
+        rcuprof_err("run: unexpected argument '%s': see 'rcuprof run --help'",
+                    argv[first]);
+        json_decref(dopts);
         return RCUPROF_ERR_USAGE;
     }
-    dargv[0] = drv;
-    dargv[dargc] = NULL;
+    if (o.variant == NULL) {
+        rcuprof_err("run: --variant is required: 'rcuprof variants' lists them");
+        json_decref(dopts);
+        return RCUPROF_ERR_USAGE;
+    }
+    if (run_find_driver(o.variant, drv, sizeof(drv)) != 0) {
+        json_decref(dopts);
+        return RCUPROF_ERR_USAGE;
+    }
+    rc = rcuprof_driver_argv(drv, dopts, dargv, 64);
+    json_decref(dopts);
+    if (rc < 0)
+        return RCUPROF_ERR_SYSTEM;
 
-    if (rcuprof_driver_spawn(drv, dargv, (double)timeout, &r) != 0) {
+    if (rcuprof_driver_spawn(drv, dargv, (double)o.timeout, &r) != 0) {
+        rcuprof_driver_argv_free(dargv);
         rcuprof_err("run: cannot start %s: check it is executable", drv);
         return RCUPROF_ERR_SYSTEM;
     }
-    for (int i = 1; i < dargc; i++)
-        free(dargv[i]);
+    rcuprof_driver_argv_free(dargv);
     if (r.timed_out || !r.exited || r.status != 0) {
-        rcuprof_driver_error_message(&r, err, sizeof(err));
-        if (r.timed_out)
-            rcuprof_err("run: %s timed out after %llu s and was killed: raise --timeout or shorten the run",
-                        variant, (unsigned long long)timeout);
-        else if (!r.exited)
-            rcuprof_err("run: the %s driver crashed (signal %d)%s%s", variant,
-                        r.status, err[0] ? ": " : "", err);
-        else
-            rcuprof_err("run: %s", err[0] ? err : "the driver failed without a message");
-        /* Driver usage (2) and setup (3) failures come from what the user
-         * asked for (an unknown algorithm, a bad query): bad input. */
-        rc = r.exited && !r.timed_out && (r.status == 2 || r.status == 3)
-             ? RCUPROF_ERR_USAGE : RCUPROF_ERR_RUN;
+        rc = run_failed(&o, &r);
         rcuprof_driver_result_free(&r);
         return rc;
     }
     res = json_loads(r.out, 0, &je);
     if (res == NULL || !json_is_object(res)) {
         rcuprof_err("run: the %s driver printed no valid JSON (%s): the driver and rcuprof disagree on the protocol, rebuild both",
-                    variant, je.text);
+                    o.variant, je.text);
         rcuprof_driver_result_free(&r);
         json_decref(res);
         return RCUPROF_ERR_RUN;
     }
-    if (outfile != NULL
-        && rcuprof_write_atomic(outfile, r.out, strlen(r.out)) != 0) {
+    if (o.output != NULL
+        && rcuprof_write_atomic(o.output, r.out, strlen(r.out)) != 0) {
         rcuprof_err("run: cannot write %s: check the folder exists and is writable",
-                    outfile);
+                    o.output);
         rcuprof_driver_result_free(&r);
         json_decref(res);
         return RCUPROF_ERR_SYSTEM;
     }
-    if (terse)
+    if (o.terse)
         printf("%.4f\n", json_number_value(json_object_get(
             json_object_get(res, "run"), "wall_ns_per_op")) / 1000.0);
-    else if (as_json)
+    else if (o.json)
         fputs(r.out, stdout);
     else
-        print_human(res);
+        run_print_summary(res);
     rcuprof_driver_result_free(&r);
     json_decref(res);
     return RCUPROF_OK;

@@ -11,13 +11,11 @@
  */
 #define _GNU_SOURCE
 #include "cli.h"
-#include "rcuprof_opts.h"
 #include "rcuprof_list.h"
 #include "results.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -34,9 +32,6 @@
 
 #define SWEEP_VARIANTS_MAX 32
 #define SWEEP_REPS_MAX 10000
-
-enum { OPT_VARIANTS = 256, OPT_REPS, OPT_OUT, OPT_RESUME, OPT_TIMEOUT,
-       OPT_SEED, OPT_HELP };
 
 struct plan_point {
     unsigned block, threads, order, seq;
@@ -61,15 +56,6 @@ struct sweep {
     int tty;
 };
 
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 /* Blocks x thread counts (ascending) x variants (shuffled per count). */
 static int sweep_plan(struct sweep *sw, uint64_t seed)
 {
@@ -85,12 +71,7 @@ static int sweep_plan(struct sweep *sw, uint64_t seed)
         for (i = 0; i < sw->nthreads; i++) {
             for (j = 0; j < sw->nvariants; j++)
                 perm[j] = j;
-            for (j = sw->nvariants; j > 1; j--) { /* Fisher-Yates */
-                size_t r = (size_t)(splitmix64(&st) % j), t = perm[j - 1];
-
-                perm[j - 1] = perm[r];
-                perm[r] = t;
-            }
+            rcuprof_rand_shuffle(perm, sw->nvariants, &st);
             for (j = 0; j < sw->nvariants; j++, k++) {
                 sw->plan[k].block = b;
                 sw->plan[k].threads = sw->threads[i];
@@ -103,31 +84,81 @@ static int sweep_plan(struct sweep *sw, uint64_t seed)
     return 0;
 }
 
+/* sweep's own options; the driver's follow them. */
+struct sweep_args {
+    const char *variants, *threads, *out;
+    unsigned reps;
+    uint64_t seed, timeout;
+    int resume;
+};
+
+enum { ARG_VARIANTS, ARG_THREADS, ARG_REPS, ARG_OUT, ARG_RESUME, ARG_SEED,
+       ARG_TIMEOUT, ARG_HELP, ARG_N };
+
+static const struct rcuprof_opt sweep_rows[ARG_N] = {
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "variants", 0, "A,B,...", "", 0, 0,
+                   struct sweep_args, variants, NULL,
+                   "the variants to measure (rcuprof variants lists them)"),
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "threads", 0, "LIST", "", 0, 0,
+                   struct sweep_args, threads, NULL,
+                   "thread counts: 1,2,4 or 4-8 or 1-64:x2"),
+    RCUPROF_OPTION(RCUPROF_OPT_UINT, "reps", 0, "N", "", 1, SWEEP_REPS_MAX,
+                   struct sweep_args, reps, NULL,
+                   "repetitions (blocks); each runs every point once"),
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "out", 0, "DIR", "", 0, 0,
+                   struct sweep_args, out, NULL,
+                   "folder of the results file DIR/results.jsonl"),
+    RCUPROF_OPTION(RCUPROF_OPT_FLAG, "resume", 0, "", "", 0, 1,
+                   struct sweep_args, resume, NULL,
+                   "continue the sweep in DIR; the spec must be the same (or omitted)"),
+    RCUPROF_OPTION(RCUPROF_OPT_UINT, "seed", 0, "N", "", 0, 0xffffffffULL,
+                   struct sweep_args, seed, NULL,
+                   "seed of the shuffled run order (default: random, recorded)"),
+    RCUPROF_OPTION(RCUPROF_OPT_SECONDS, "timeout", 0, "S", "120", 1, 86400,
+                   struct sweep_args, timeout, NULL,
+                   "kill a run after S seconds and record it as timeout"),
+    RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 0, "", "", 0, 0, NULL),
+};
+
 static void help(void)
 {
+    static const char *const skip[] = { "threads", NULL };
+    static const struct rcuprof_opt help_row[] = {
+        RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 0, "", "", 0, 0,
+                            "this list"),
+    };
+
     printf("usage: rcuprof sweep --variants A,B,... --threads LIST --reps N --out DIR [options]\n");
-    printf("  --%-12s %-12s %s\n", "variants", "A,B,...", "the variants to measure (rcuprof variants lists them)");
-    printf("  --%-12s %-12s %s\n", "threads", "LIST", "thread counts: 1,2,4 or 4-8 or 1-64:x2");
-    printf("  --%-12s %-12s %s\n", "reps", "N", "repetitions (blocks); each runs every point once");
-    printf("  --%-12s %-12s %s\n", "out", "DIR", "folder of the results file DIR/results.jsonl");
-    printf("  --%-12s %-12s %s\n", "resume", "", "continue the sweep in DIR; the spec must be the same (or omitted)");
-    printf("  --%-12s %-12s %s\n", "seed", "N", "seed of the shuffled run order (default: random, recorded)");
-    printf("  --%-12s %-12s %s\n", "timeout", "S", "kill a run after S seconds and record it as timeout (default: 120)");
+    rcuprof_opts_help(stdout, sweep_rows, ARG_N, 0, NULL);
     printf("driver options, passed to every run (see rcuprof run --help):\n");
-#define RCUPROF_OPT(name, c, arg, meta, def, hlp) \
-    if (strcmp(name, "threads") != 0) \
-        rcuprof_opts_help_row(stdout, name, meta, hlp, arg, def);
-#include "rcuprof_opts.def"
-#undef RCUPROF_OPT
-    printf("  --%-12s %-12s %s\n", "help", "", "this list");
+    rcuprof_opts_help(stdout, rcuprof_driver_opts, rcuprof_driver_nopts, 0,
+                      skip);
+    rcuprof_opts_help(stdout, help_row, 1, 0, NULL);
 }
 
-static double now_s(void)
+/*
+ * Parse: sweep's options into a, the driver's into options.  0, 1 for
+ * --help (printed), -1 bad input (printed).
+ */
+static int sweep_parse(int argc, char **argv, struct sweep_args *a,
+                       unsigned char *seen, json_t *options)
 {
-    struct timespec ts;
+    struct rcuprof_cmd_opts co = { .cmd = "sweep", .rows = sweep_rows,
+                                   .n = ARG_N, .target = a,
+                                   .driver = options, .seen = seen };
+    const struct rcuprof_opt *action;
+    int first, rc = rcuprof_cmd_parse(&co, argc, argv, &action, &first);
 
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    if (rc == 1)
+        help();
+    if (rc != 0)
+        return rc;
+    if (first < argc) {
+        rcuprof_err("sweep: unexpected argument '%s': see 'rcuprof sweep --help'",
+                    argv[first]);
+        return -1;
+    }
+    return 0;
 }
 
 static void fmt_dur(double s, char *buf, size_t n)
@@ -176,24 +207,6 @@ static void announce(const struct sweep *sw, size_t todo, uint64_t seed)
             sw->path);
 }
 
-/* Write all of data, then fsync: the line is on disk when this returns. */
-static int append_synced(int fd, const char *data, size_t len)
-{
-    size_t off = 0;
-
-    while (off < len) {
-        ssize_t w = write(fd, data + off, len - off);
-
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
-        off += (size_t)w;
-    }
-    return fsync(fd);
-}
-
 static int append_json(int fd, json_t *j)
 {
     char *s = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII), *t;
@@ -210,7 +223,7 @@ static int append_json(int fd, json_t *j)
     }
     t[len] = '\n';
     t[len + 1] = '\0';
-    rc = append_synced(fd, t, len + 1);
+    rc = rcuprof_write_synced(fd, t, len + 1);
     free(t);
     return rc;
 }
@@ -254,38 +267,29 @@ static json_t *run_point(struct sweep *sw, const struct plan_point *p,
     char drv[PATH_MAX], *dargv[64], msg[1024];
     struct rcuprof_driver_result r;
     json_t *line, *res = NULL, *opts = json_object_get(sw->spec, "options");
-    int dargc = 1, status;
-    struct timespec ts;
-    size_t i;
+    json_t *dopts;
+    int dargc, status;
 
     *usage_fail = 0;
     *per_op = NAN;
     snprintf(drv, sizeof(drv), "%s/rcuprof-stress-%s", rcuprof_bindir(),
              sw->variants[p->variant]);
-    dargv[0] = drv;
-    if (asprintf(&dargv[dargc++], "--threads=%u", p->threads) < 0)
+    /* The sweep's driver options, and this point's thread count. */
+    if ((dopts = json_deep_copy(opts)) == NULL
+        || json_object_set_new(dopts, "threads",
+                               json_sprintf("%u", p->threads)) != 0
+        || (dargc = rcuprof_driver_argv(drv, dopts, dargv, 64)) < 0) {
+        json_decref(dopts);
         return NULL;
-#define RCUPROF_OPT(name, c, arg, meta, def, hlp) \
-    if (json_is_string(json_object_get(opts, name)) \
-        && dargc < 62 \
-        && asprintf(&dargv[dargc++], "--%s=%s", name, \
-                    json_string_value(json_object_get(opts, name))) < 0) \
-        return NULL; \
-    if (json_is_true(json_object_get(opts, name)) && dargc < 62 \
-        && asprintf(&dargv[dargc++], "--%s", name) < 0) \
-        return NULL;
-#include "rcuprof_opts.def"
-#undef RCUPROF_OPT
-    dargv[dargc] = NULL;
+    }
+    json_decref(dopts);
 
-    clock_gettime(CLOCK_REALTIME, &ts);
     line = json_pack("{s:s, s:i, s:i, s:s, s:i, s:i, s:I}",
                      "type", "point", "block", (int)p->block,
                      "threads", (int)p->threads,
                      "variant", sw->variants[p->variant],
                      "order", (int)p->order, "seq", (int)p->seq,
-                     "start_unix_ns",
-                     (json_int_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
+                     "start_unix_ns", (json_int_t)rcuprof_time_real_ns());
     if (rcuprof_driver_spawn(drv, dargv, (double)sw->timeout, &r) != 0) {
         memset(&r, 0, sizeof(r));
         r.exited = 1;
@@ -293,8 +297,7 @@ static json_t *run_point(struct sweep *sw, const struct plan_point *p,
         r.out = strdup("");
         r.err = strdup("{\"error\":\"system\",\"message\":\"cannot start the driver\"}");
     }
-    for (i = 1; i < (size_t)dargc; i++)
-        free(dargv[i]);
+    rcuprof_driver_argv_free(dargv);
     if (line == NULL || r.out == NULL || r.err == NULL) {
         rcuprof_driver_result_free(&r);
         json_decref(line);
@@ -315,16 +318,24 @@ static json_t *run_point(struct sweep *sw, const struct plan_point *p,
         if (msg[0] == '\0')
             snprintf(msg, sizeof(msg), "exit %d without a message", r.status);
     } else {
+        rcuprof_record rec;
+
         res = json_loads(r.out, 0, NULL);
+        if (res != NULL)
+            rcuprof_record_decode(res, &rec);
         if (res == NULL || !json_is_object(res)) {
             json_decref(res);
             res = NULL;
             status = RCUPROF_POINT_FAILED;
             snprintf(msg, sizeof(msg), "the driver printed no valid JSON");
+        } else if (!rec.ok) {
+            /* The one rule (record.h): kept, but not a measurement. */
+            status = RCUPROF_POINT_FAILED;
+            snprintf(msg, sizeof(msg), "the driver's result is not a measurement: %s",
+                     rec.why);
         } else {
             status = RCUPROF_POINT_OK;
-            *per_op = json_number_value(json_object_get(
-                json_object_get(res, "run"), "wall_ns_per_op"));
+            *per_op = rec.wall_ns_per_op;
         }
     }
     json_object_set_new(line, "status",
@@ -384,367 +395,354 @@ static int spec_unpack(struct sweep *sw, json_t *spec)
     return 0;
 }
 
-int rcuprof_cmd_sweep(int argc, char **argv)
+/* The variants of --variants: distinct names, at most SWEEP_VARIANTS_MAX. */
+static int spec_variants(struct sweep *sw, const char *arg)
 {
-    static const struct option opts[] = {
-#define RCUPROF_OPT(name, ch, arg, meta, def, hlp) { name, arg, NULL, ch },
-#include "rcuprof_opts.def"
-#undef RCUPROF_OPT
-        { "variants", 1, NULL, OPT_VARIANTS }, { "reps", 1, NULL, OPT_REPS },
-        { "out", 1, NULL, OPT_OUT }, { "resume", 0, NULL, OPT_RESUME },
-        { "timeout", 1, NULL, OPT_TIMEOUT }, { "seed", 1, NULL, OPT_SEED },
-        { "help", 0, NULL, OPT_HELP }, { NULL, 0, NULL, 0 }
-    };
-    struct sweep sw;
-    const char *variants_arg = NULL, *threads_arg = NULL, *reps_arg = NULL;
-    int ch, resume = 0, have_seed = 0, rc = RCUPROF_OK, fresh;
-    uint64_t seed = 0, v;
-    json_t *options = json_object(), *known = NULL, *point;
+    char *list, *tok, *save = NULL, err[512];
+    size_t j;
+
+    if (rcuprof_list_check("variants", arg, err, sizeof(err)) != 0) {
+        rcuprof_err("sweep: %s", err);
+        return RCUPROF_ERR_USAGE;
+    }
+    list = strdup(arg);
+    if (list == NULL) {
+        rcuprof_err("sweep: out of memory");
+        return RCUPROF_ERR_SYSTEM;
+    }
+    for (tok = strtok_r(list, ",", &save); tok != NULL;
+         tok = strtok_r(NULL, ",", &save)) {
+        for (j = 0; j < sw->nvariants; j++)
+            if (strcmp(sw->variants[j], tok) == 0)
+                break;
+        if (j < sw->nvariants || sw->nvariants == SWEEP_VARIANTS_MAX
+            || !rcuprof_variant_name_ok(tok)) {
+            rcuprof_err("sweep: --variants: '%s' is %s: give up to %d distinct names",
+                        tok, j < sw->nvariants ? "repeated" : "not a variant name",
+                        SWEEP_VARIANTS_MAX);
+            free(list);
+            return RCUPROF_ERR_USAGE;
+        }
+        sw->variants[sw->nvariants++] = strdup(tok);
+    }
+    free(list);
+    if (sw->nvariants == 0) {
+        rcuprof_err("sweep: --variants is empty: give names like stock,rcu-sync");
+        return RCUPROF_ERR_USAGE;
+    }
+    return 0;
+}
+
+/*
+ * The sweep asked for: a bare --resume takes the spec from the file;
+ * otherwise --variants, --threads and --reps.  0 or an exit code.
+ */
+static int sweep_spec(struct sweep *sw, const struct sweep_args *a,
+                      const unsigned char *seen, const json_t *options)
+{
     char err[1024];
-    size_t i, j, todo = 0, done_now = 0, nfail = 0, nok = 0;
-    rcuprof_results prev;
-    double t0;
+    int rc;
 
-    memset(&sw, 0, sizeof(sw));
-    memset(&prev, 0, sizeof(prev));
-    sw.fd = -1;
-    sw.timeout = 120;
-    optind = 1;
-    opterr = 0;
-    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        size_t k;
+    if (a->resume && a->variants == NULL && a->threads == NULL
+        && !seen[ARG_REPS] && json_object_size(options) == 0
+        && !seen[ARG_SEED]) {
+        rcuprof_results prev;
 
-        switch (ch) {
-        case OPT_VARIANTS: variants_arg = optarg; break;
-        case OPT_REPS: reps_arg = optarg; break;
-        case OPT_OUT: sw.dir = optarg; break;
-        case OPT_RESUME: resume = 1; break;
-        case 'n': threads_arg = optarg; break;
-        case OPT_TIMEOUT:
-            if (rcuprof_parse_uint(optarg, 1, 86400, &sw.timeout) != 0) {
-                rcuprof_err("sweep: --timeout '%s': give whole seconds from 1 to 86400",
-                            optarg);
-                goto usage;
-            }
-            break;
-        case OPT_SEED:
-            if (rcuprof_parse_uint(optarg, 0, 0xffffffffULL, &seed) != 0) {
-                rcuprof_err("sweep: --seed '%s': give a whole number from 0 to 4294967295",
-                            optarg);
-                goto usage;
-            }
-            have_seed = 1;
-            break;
-        case OPT_HELP:
-            help();
-            json_decref(options);
-            return RCUPROF_OK;
-        case '?':
-            rcuprof_err("sweep: unknown option or missing value '%s': see 'rcuprof sweep --help'",
-                        argv[optind - 1]);
-            goto usage;
-        default:
-            for (k = 0; opts[k].name != NULL; k++)
-                if (opts[k].val == ch)
-                    json_object_set_new(options, opts[k].name,
-                                        optarg != NULL ? json_string(optarg)
-                                        : json_true());
-        }
-    }
-    if (optind < argc) {
-        rcuprof_err("sweep: unexpected argument '%s': see 'rcuprof sweep --help'",
-                    argv[optind]);
-        goto usage;
-    }
-    if (sw.dir == NULL) {
-        rcuprof_err("sweep: --out DIR is required: the folder for results.jsonl");
-        goto usage;
-    }
-    if (snprintf(sw.path, sizeof(sw.path), "%s/results.jsonl", sw.dir)
-        >= (int)sizeof(sw.path)) {
-        rcuprof_err("sweep: --out '%s' is too long: use a shorter path", sw.dir);
-        goto usage;
-    }
-
-    /* A bare --resume takes the spec from the file. */
-    if (resume && variants_arg == NULL && threads_arg == NULL
-        && reps_arg == NULL && json_object_size(options) == 0 && !have_seed) {
-        if (rcuprof_results_read(&prev, sw.path, err, sizeof(err)) != 0) {
+        memset(&prev, 0, sizeof(prev));
+        if (rcuprof_results_read(&prev, sw->path, err, sizeof(err)) != 0) {
             rcuprof_err("sweep: --resume: %s", err);
-            goto usage;
+            rcuprof_results_free(&prev);
+            return RCUPROF_ERR_USAGE;
         }
-        sw.spec = json_deep_copy(json_object_get(prev.files[0].header, "spec"));
-        if (spec_unpack(&sw, sw.spec) != 0) {
-            rcuprof_err("sweep: --resume: the spec in %s is not usable: start a new sweep",
-                        sw.path);
-            goto usage;
-        }
+        sw->spec = json_deep_copy(json_object_get(prev.files[0].header,
+                                                  "spec"));
         rcuprof_results_free(&prev);
-    } else {
-        char *list, *tok, *save = NULL;
-
-        if (variants_arg == NULL || threads_arg == NULL || reps_arg == NULL) {
-            rcuprof_err("sweep: --variants, --threads and --reps are required: see 'rcuprof sweep --help'");
-            goto usage;
+        if (spec_unpack(sw, sw->spec) != 0) {
+            rcuprof_err("sweep: --resume: the spec in %s is not usable: start a new sweep",
+                        sw->path);
+            return RCUPROF_ERR_USAGE;
         }
-        if (rcuprof_list_check("variants", variants_arg, err,
-                               sizeof(err)) != 0) {
-            rcuprof_err("sweep: %s", err);
-            goto usage;
-        }
-        list = strdup(variants_arg);
-        for (tok = strtok_r(list, ",", &save); tok != NULL;
-             tok = strtok_r(NULL, ",", &save)) {
-            for (j = 0; j < sw.nvariants; j++)
-                if (strcmp(sw.variants[j], tok) == 0)
-                    break;
-            if (j < sw.nvariants || sw.nvariants == SWEEP_VARIANTS_MAX
-                || !rcuprof_variant_name_ok(tok)) {
-                rcuprof_err("sweep: --variants: '%s' is %s: give up to %d distinct names",
-                            tok, j < sw.nvariants ? "repeated" : "not a variant name",
-                            SWEEP_VARIANTS_MAX);
-                free(list);
-                goto usage;
-            }
-            sw.variants[sw.nvariants++] = strdup(tok);
-        }
-        free(list);
-        if (sw.nvariants == 0) {
-            rcuprof_err("sweep: --variants is empty: give names like stock,rcu-sync");
-            goto usage;
-        }
-        if (rcuprof_parse_threads(threads_arg, sw.threads, RCUPROF_THREADS_MAX,
-                                  &sw.nthreads, err, sizeof(err)) != 0) {
-            rcuprof_err("sweep: --threads: %s", err);
-            goto usage;
-        }
-        if (rcuprof_parse_uint(reps_arg, 1, SWEEP_REPS_MAX, &v) != 0) {
-            rcuprof_err("sweep: --reps '%s': give a whole number from 1 to %d",
-                        reps_arg, SWEEP_REPS_MAX);
-            goto usage;
-        }
-        sw.reps = (unsigned)v;
+        return 0;
     }
+    if (a->variants == NULL || a->threads == NULL || !seen[ARG_REPS]) {
+        rcuprof_err("sweep: --variants, --threads and --reps are required: see 'rcuprof sweep --help'");
+        return RCUPROF_ERR_USAGE;
+    }
+    if ((rc = spec_variants(sw, a->variants)) != 0)
+        return rc;
+    if (rcuprof_parse_threads(a->threads, sw->threads, RCUPROF_THREADS_MAX,
+                              &sw->nthreads, err, sizeof(err)) != 0) {
+        rcuprof_err("sweep: --threads: %s", err);
+        return RCUPROF_ERR_USAGE;
+    }
+    sw->reps = a->reps;
+    return 0;
+}
 
-    /* Every variant known and built, before anything is written. */
-    known = rcuprof_variants_load(err, sizeof(err));
+/* Every variant known and built, before anything is written. */
+static int sweep_check_variants(const struct sweep *sw)
+{
+    char err[1024], drv[PATH_MAX];
+    json_t *known = rcuprof_variants_load(err, sizeof(err));
+    size_t i;
+    int rc = 0;
+
     if (known == NULL) {
         rcuprof_err("%s", err);
-        goto usage;
+        return RCUPROF_ERR_USAGE;
     }
-    for (i = 0; i < sw.nvariants; i++) {
-        char drv[PATH_MAX];
-
-        if (json_object_get(known, sw.variants[i]) == NULL) {
+    for (i = 0; i < sw->nvariants && rc == 0; i++) {
+        if (json_object_get(known, sw->variants[i]) == NULL) {
             rcuprof_err("sweep: unknown variant '%s': 'rcuprof variants' lists them, 'rcuprof variant add' makes one",
-                        sw.variants[i]);
-            goto usage;
-        }
-        snprintf(drv, sizeof(drv), "%s/rcuprof-stress-%s", rcuprof_bindir(),
-                 sw.variants[i]);
-        if (access(drv, X_OK) != 0) {
+                        sw->variants[i]);
+            rc = RCUPROF_ERR_USAGE;
+        } else if (rcuprof_driver_path(sw->variants[i], drv,
+                                       sizeof(drv)) != 0) {
             rcuprof_err("sweep: variant '%s' is not built (no %s): build it with cmake --build build",
-                        sw.variants[i], drv);
-            goto usage;
+                        sw->variants[i], drv);
+            rc = RCUPROF_ERR_USAGE;
         }
     }
+    json_decref(known);
+    return rc;
+}
 
-    fresh = access(sw.path, F_OK) != 0;
-    if (!resume && !fresh) {
+/*
+ * The plan: a fresh sweep needs a new folder, a resumed one its file; the
+ * spec (a resumed sweep keeps its seed unless one is given), its hash and
+ * the plan from it.  0 or an exit code.
+ */
+static int sweep_make_plan(struct sweep *sw, const struct sweep_args *a,
+                           const unsigned char *seen, json_t *options)
+{
+    int fresh = access(sw->path, F_OK) != 0;
+    uint64_t seed = a->seed;
+    char err[1024];
+
+    if (!a->resume && !fresh) {
         rcuprof_err("sweep: %s exists: add --resume to continue it, or give another --out",
-                    sw.path);
-        goto usage;
+                    sw->path);
+        return RCUPROF_ERR_USAGE;
     }
-    if (resume && fresh) {
+    if (a->resume && fresh) {
         rcuprof_err("sweep: --resume: %s does not exist: start the sweep without --resume",
-                    sw.path);
-        goto usage;
+                    sw->path);
+        return RCUPROF_ERR_USAGE;
     }
-
-    if (!resume || sw.spec == NULL) {
+    if (sw->spec == NULL) {
         json_t *tl = json_array(), *vl = json_array();
+        size_t i;
 
-        if (resume) {
+        if (a->resume && !seen[ARG_SEED]) {
             /* The recorded seed unless one is given. */
-            if (rcuprof_results_read(&prev, sw.path, err, sizeof(err)) != 0) {
+            rcuprof_results prev;
+
+            memset(&prev, 0, sizeof(prev));
+            if (rcuprof_results_read(&prev, sw->path, err, sizeof(err)) != 0) {
                 rcuprof_err("sweep: --resume: %s", err);
-                goto usage;
+                rcuprof_results_free(&prev);
+                json_decref(tl);
+                json_decref(vl);
+                return RCUPROF_ERR_USAGE;
             }
-            if (!have_seed)
-                seed = (uint64_t)json_integer_value(json_object_get(
-                    json_object_get(prev.files[0].header, "spec"), "seed"));
+            seed = (uint64_t)json_integer_value(json_object_get(
+                json_object_get(prev.files[0].header, "spec"), "seed"));
             rcuprof_results_free(&prev);
-        } else if (!have_seed) {
+        } else if (!a->resume && !seen[ARG_SEED]) {
             uint32_t s;
 
             if (getrandom(&s, sizeof(s), 0) != (ssize_t)sizeof(s))
                 s = (uint32_t)time(NULL) ^ (uint32_t)getpid();
             seed = s;
         }
-        for (i = 0; i < sw.nvariants; i++)
-            json_array_append_new(vl, json_string(sw.variants[i]));
-        for (i = 0; i < sw.nthreads; i++)
-            json_array_append_new(tl, json_integer(sw.threads[i]));
-        sw.spec = json_pack("{s:o, s:o, s:i, s:O, s:I, s:s}",
-                            "variants", vl, "threads", tl,
-                            "reps", (int)sw.reps, "options", options,
-                            "seed", (json_int_t)seed,
-                            "rcuprof_version", RCUPROF_VERSION);
+        for (i = 0; i < sw->nvariants; i++)
+            json_array_append_new(vl, json_string(sw->variants[i]));
+        for (i = 0; i < sw->nthreads; i++)
+            json_array_append_new(tl, json_integer(sw->threads[i]));
+        sw->spec = json_pack("{s:o, s:o, s:i, s:O, s:I, s:s}",
+                             "variants", vl, "threads", tl,
+                             "reps", (int)sw->reps, "options", options,
+                             "seed", (json_int_t)seed,
+                             "rcuprof_version", RCUPROF_VERSION);
     }
-    seed = (uint64_t)json_integer_value(json_object_get(sw.spec, "seed"));
-    if (sw.spec == NULL || rcuprof_spec_hash(sw.spec, sw.hash) != 0
-        || sweep_plan(&sw, seed) != 0) {
+    if (sw->spec == NULL || rcuprof_spec_hash(sw->spec, sw->hash) != 0
+        || sweep_plan(sw, (uint64_t)json_integer_value(json_object_get(
+               sw->spec, "seed"))) != 0) {
         rcuprof_err("sweep: out of memory");
-        rc = RCUPROF_ERR_SYSTEM;
+        return RCUPROF_ERR_SYSTEM;
+    }
+    return 0;
+}
+
+/*
+ * Resume: lock the file, refuse another spec, truncate a torn last line,
+ * and mark the points it holds done.  0 or an exit code.
+ */
+static int sweep_resume(struct sweep *sw)
+{
+    rcuprof_results prev;
+    const char *old;
+    char err[1024];
+    size_t i, j;
+    int rc = RCUPROF_ERR_USAGE;
+
+    memset(&prev, 0, sizeof(prev));
+    sw->fd = open(sw->path, O_RDWR | O_APPEND | O_CLOEXEC);
+    if (sw->fd < 0) {
+        rcuprof_err("sweep: cannot open %s (%s): check its permissions",
+                    sw->path, strerror(errno));
+        return RCUPROF_ERR_SYSTEM;
+    }
+    if (flock(sw->fd, LOCK_EX | LOCK_NB) != 0) {
+        rcuprof_err("sweep: another sweep is writing %s: wait for it to finish",
+                    sw->path);
+        return RCUPROF_ERR_USAGE;
+    }
+    if (rcuprof_results_read(&prev, sw->path, err, sizeof(err)) != 0) {
+        rcuprof_err("sweep: --resume: %s", err);
         goto out;
     }
-
-    if (resume) {
-        const char *old;
-
-        sw.fd = open(sw.path, O_RDWR | O_APPEND | O_CLOEXEC);
-        if (sw.fd < 0) {
-            rcuprof_err("sweep: cannot open %s (%s): check its permissions",
-                        sw.path, strerror(errno));
+    old = json_string_value(json_object_get(prev.files[0].header,
+                                            "spec_hash"));
+    if (strcmp(old, sw->hash) != 0) {
+        rcuprof_err("sweep: --resume: the spec differs from the one in %s (variants, threads, reps, driver options, seed or rcuprof version): give the same options, or only --out and --resume",
+                    sw->path);
+        goto out;
+    }
+    if (prev.files[0].torn) {
+        if (ftruncate(sw->fd, (off_t)prev.files[0].good_len) != 0
+            || fsync(sw->fd) != 0) {
+            rcuprof_err("sweep: cannot truncate the torn last line of %s (%s): check the disk",
+                        sw->path, strerror(errno));
             rc = RCUPROF_ERR_SYSTEM;
             goto out;
         }
-        if (flock(sw.fd, LOCK_EX | LOCK_NB) != 0) {
-            rcuprof_err("sweep: another sweep is writing %s: wait for it to finish",
-                        sw.path);
-            goto usage;
-        }
-        if (rcuprof_results_read(&prev, sw.path, err, sizeof(err)) != 0) {
-            rcuprof_err("sweep: --resume: %s", err);
-            goto usage;
-        }
-        old = json_string_value(json_object_get(prev.files[0].header,
-                                                "spec_hash"));
-        if (strcmp(old, sw.hash) != 0) {
-            rcuprof_err("sweep: --resume: the spec differs from the one in %s (variants, threads, reps, driver options, seed or rcuprof version): give the same options, or only --out and --resume",
-                        sw.path);
-            goto usage;
-        }
-        if (prev.files[0].torn) {
-            if (ftruncate(sw.fd, (off_t)prev.files[0].good_len) != 0
-                || fsync(sw.fd) != 0) {
-                rcuprof_err("sweep: cannot truncate the torn last line of %s (%s): check the disk",
-                            sw.path, strerror(errno));
-                rc = RCUPROF_ERR_SYSTEM;
-                goto out;
-            }
-            fprintf(stderr, "rcuprof: warning: %s: dropped a torn last line (an interrupted write)\n",
-                    sw.path);
-        }
-        if (prev.files[0].n_corrupt > 0)
-            fprintf(stderr, "rcuprof: warning: %s: %zu corrupt line(s) skipped, the first at line %zu; those points run again\n",
-                    sw.path, prev.files[0].n_corrupt,
-                    prev.files[0].first_corrupt);
-        for (i = 0; i < prev.npoints; i++) {
-            const rcuprof_point *p = &prev.points[i];
-
-            for (j = 0; j < sw.nplan; j++) {
-                struct plan_point *q = &sw.plan[j];
-
-                if (q->block == p->block && q->threads == p->threads
-                    && strcmp(sw.variants[q->variant],
-                              prev.variants[p->variant]) == 0)
-                    q->done = 1;
-            }
-        }
-        rcuprof_results_free(&prev);
+        fprintf(stderr, "rcuprof: warning: %s: dropped a torn last line (an interrupted write)\n",
+                sw->path);
     }
-    for (j = 0; j < sw.nplan; j++)
-        todo += !sw.plan[j].done;
+    if (prev.files[0].n_corrupt > 0)
+        fprintf(stderr, "rcuprof: warning: %s: %zu corrupt line(s) skipped, the first at line %zu; those points run again\n",
+                sw->path, prev.files[0].n_corrupt,
+                prev.files[0].first_corrupt);
+    for (i = 0; i < prev.npoints; i++) {
+        const rcuprof_point *p = &prev.points[i];
 
-    sw.tty = isatty(2);
+        for (j = 0; j < sw->nplan; j++) {
+            struct plan_point *q = &sw->plan[j];
+
+            if (q->block == p->block && q->threads == p->threads
+                && strcmp(sw->variants[q->variant],
+                          prev.variants[p->variant]) == 0)
+                q->done = 1;
+        }
+    }
+    rc = 0;
+ out:
+    rcuprof_results_free(&prev);
+    return rc;
+}
+
+/*
+ * The first point of a fresh sweep decides whether there is a file: a
+ * driver usage or setup failure is the options' fault, so nothing is
+ * written; else the folder, the file (locked) and its header.
+ */
+static int sweep_create(struct sweep *sw, json_t *point, int usage_fail)
+{
+    json_t *h;
+    int wr;
+
+    if (usage_fail) {
+        if (sw->tty)
+            fputs("\r\033[K", stderr);
+        rcuprof_err("sweep: %s", json_string_value(
+            json_object_get(point, "message")));
+        return RCUPROF_ERR_USAGE;
+    }
+    if (mkdir(sw->dir, 0755) != 0 && errno != EEXIST) {
+        rcuprof_err("sweep: cannot create %s (%s): check the parent folder exists and is writable",
+                    sw->dir, strerror(errno));
+        return RCUPROF_ERR_SYSTEM;
+    }
+    sw->fd = open(sw->path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL
+                  | O_CLOEXEC, 0644);
+    if (sw->fd < 0 || flock(sw->fd, LOCK_EX | LOCK_NB) != 0) {
+        rcuprof_err("sweep: cannot create %s (%s): check the folder is writable and no other sweep uses it",
+                    sw->path, strerror(errno));
+        return RCUPROF_ERR_SYSTEM;
+    }
+    h = json_pack("{s:s, s:s, s:O, s:s, s:I, s:I}", "type", "header",
+                  "schema", RCUPROF_RESULTS_SCHEMA, "spec", sw->spec,
+                  "spec_hash", sw->hash, "timeout_s", (json_int_t)sw->timeout,
+                  "created_unix_ns", (json_int_t)rcuprof_time_real_ns());
+    wr = h != NULL ? append_json(sw->fd, h) : -1;
+    json_decref(h);
+    if (wr != 0) {
+        rcuprof_err("sweep: cannot write %s (%s): check the disk", sw->path,
+                    strerror(errno));
+        unlink(sw->path);
+        return RCUPROF_ERR_SYSTEM;
+    }
+    fsync_dir(sw->dir);
+    return 0;
+}
+
+/*
+ * Run: every point not done, in plan order, each appended (and synced)
+ * the moment it finishes, with progress and an estimate of the time left.
+ * 0 (every point ran ok), RCUPROF_ERR_RUN (some failed) or an exit code.
+ */
+static int sweep_run(struct sweep *sw)
+{
+    size_t j, todo = 0, done_now = 0, nfail = 0, nok = 0;
+    uint64_t seed = (uint64_t)json_integer_value(json_object_get(sw->spec,
+                                                                 "seed"));
+    double t0;
+    int rc;
+
+    for (j = 0; j < sw->nplan; j++)
+        todo += !sw->plan[j].done;
+    sw->tty = isatty(2);
     /* A fresh sweep announces itself once its first point is accepted, so a
      * refused sweep prints its one error line only. */
-    if (sw.fd >= 0)
-        announce(&sw, todo, seed);
-    t0 = now_s();
-    for (j = 0; j < sw.nplan; j++) {
-        struct plan_point *p = &sw.plan[j];
+    if (sw->fd >= 0)
+        announce(sw, todo, seed);
+    t0 = rcuprof_time_mono_s();
+    for (j = 0; j < sw->nplan; j++) {
+        struct plan_point *p = &sw->plan[j];
         int usage_fail;
         double per_op, eta;
         char what[160];
         const char *st;
+        json_t *point;
 
         if (p->done)
             continue;
-        eta = done_now ? (now_s() - t0) / (double)done_now
+        eta = done_now ? (rcuprof_time_mono_s() - t0) / (double)done_now
                          * (double)(todo - done_now) : -1;
-        progress(&sw, done_now, todo, p, "", eta);
-        point = run_point(&sw, p, &usage_fail, &per_op);
+        progress(sw, done_now, todo, p, "", eta);
+        point = run_point(sw, p, &usage_fail, &per_op);
         if (point == NULL) {
-            if (sw.tty)
+            if (sw->tty)
                 fputc('\n', stderr);
             rcuprof_err("sweep: out of memory");
-            rc = RCUPROF_ERR_SYSTEM;
-            goto out;
+            return RCUPROF_ERR_SYSTEM;
         }
         st = json_string_value(json_object_get(point, "status"));
-        if (sw.fd < 0) {
-            /* The first point of a fresh sweep: a driver usage or setup
-             * failure is the options' fault, so nothing is written. */
-            if (usage_fail) {
-                if (sw.tty)
-                    fputs("\r\033[K", stderr);
-                rcuprof_err("sweep: %s", json_string_value(
-                    json_object_get(point, "message")));
+        if (sw->fd < 0) {
+            if ((rc = sweep_create(sw, point, usage_fail)) != 0) {
                 json_decref(point);
-                goto usage;
+                return rc;
             }
-            if (mkdir(sw.dir, 0755) != 0 && errno != EEXIST) {
-                rcuprof_err("sweep: cannot create %s (%s): check the parent folder exists and is writable",
-                            sw.dir, strerror(errno));
-                json_decref(point);
-                rc = RCUPROF_ERR_SYSTEM;
-                goto out;
-            }
-            sw.fd = open(sw.path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL
-                         | O_CLOEXEC, 0644);
-            if (sw.fd < 0 || flock(sw.fd, LOCK_EX | LOCK_NB) != 0) {
-                rcuprof_err("sweep: cannot create %s (%s): check the folder is writable and no other sweep uses it",
-                            sw.path, strerror(errno));
-                json_decref(point);
-                rc = RCUPROF_ERR_SYSTEM;
-                goto out;
-            }
-            {
-                struct timespec ts;
-                json_t *h;
-                int wr;
-
-                clock_gettime(CLOCK_REALTIME, &ts);
-                h = json_pack("{s:s, s:s, s:O, s:s, s:I, s:I}",
-                              "type", "header", "schema",
-                              RCUPROF_RESULTS_SCHEMA, "spec", sw.spec,
-                              "spec_hash", sw.hash, "timeout_s",
-                              (json_int_t)sw.timeout, "created_unix_ns",
-                              (json_int_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
-                wr = h != NULL ? append_json(sw.fd, h) : -1;
-                json_decref(h);
-                if (wr != 0) {
-                    rcuprof_err("sweep: cannot write %s (%s): check the disk",
-                                sw.path, strerror(errno));
-                    unlink(sw.path);
-                    json_decref(point);
-                    rc = RCUPROF_ERR_SYSTEM;
-                    goto out;
-                }
-                fsync_dir(sw.dir);
-            }
-            announce(&sw, todo, seed);
+            announce(sw, todo, seed);
         }
-        if (append_json(sw.fd, point) != 0) {
-            if (sw.tty)
+        if (append_json(sw->fd, point) != 0) {
+            if (sw->tty)
                 fputc('\n', stderr);
             rcuprof_err("sweep: cannot append to %s (%s): check the disk, then --resume",
-                        sw.path, strerror(errno));
+                        sw->path, strerror(errno));
             json_decref(point);
-            rc = RCUPROF_ERR_SYSTEM;
-            goto out;
+            return RCUPROF_ERR_SYSTEM;
         }
         p->done = 1;
         done_now++;
@@ -757,21 +755,53 @@ int rcuprof_cmd_sweep(int argc, char **argv)
                      json_string_value(json_object_get(point, "message")));
         }
         json_decref(point);
-        eta = (now_s() - t0) / (double)done_now * (double)(todo - done_now);
-        progress(&sw, done_now, todo, p, what, eta);
+        eta = (rcuprof_time_mono_s() - t0) / (double)done_now
+              * (double)(todo - done_now);
+        progress(sw, done_now, todo, p, what, eta);
     }
-    if (sw.tty && todo > 0)
+    if (sw->tty && todo > 0)
         fputc('\n', stderr);
     printf("sweep: %zu points run (%zu ok, %zu failed), %zu already done; results in %s\n",
-           done_now, nok, nfail, sw.nplan - todo, sw.path);
-    rc = nfail > 0 ? RCUPROF_ERR_RUN : RCUPROF_OK;
-    goto out;
- usage:
-    rc = RCUPROF_ERR_USAGE;
- out:
-    rcuprof_results_free(&prev);
+           done_now, nok, nfail, sw->nplan - todo, sw->path);
+    return nfail > 0 ? RCUPROF_ERR_RUN : RCUPROF_OK;
+}
+
+int rcuprof_cmd_sweep(int argc, char **argv)
+{
+    struct sweep sw;
+    struct sweep_args args = { 0 };
+    unsigned char seen[ARG_N] = { 0 };
+    json_t *options = json_object();
+    int rc;
+
+    memset(&sw, 0, sizeof(sw));
+    sw.fd = -1;
+    rc = sweep_parse(argc, argv, &args, seen, options);
+    if (rc != 0) {
+        json_decref(options);
+        return rc > 0 ? RCUPROF_OK : RCUPROF_ERR_USAGE;
+    }
+    sw.dir = args.out;
+    sw.timeout = args.timeout;
+    if (sw.dir == NULL) {
+        rcuprof_err("sweep: --out DIR is required: the folder for results.jsonl");
+        rc = RCUPROF_ERR_USAGE;
+    } else if (snprintf(sw.path, sizeof(sw.path), "%s/results.jsonl", sw.dir)
+               >= (int)sizeof(sw.path)) {
+        rcuprof_err("sweep: --out '%s' is too long: use a shorter path", sw.dir);
+        rc = RCUPROF_ERR_USAGE;
+    }
+    if (rc == 0)
+        rc = sweep_spec(&sw, &args, seen, options);
+    if (rc == 0)
+        rc = sweep_check_variants(&sw);
+    if (rc == 0)
+        rc = sweep_make_plan(&sw, &args, seen, options);
+    if (rc == 0 && args.resume)
+        rc = sweep_resume(&sw);
+    if (rc == 0)
+        rc = sweep_run(&sw);
     json_decref(options);
-    json_decref(known);
     sweep_free(&sw);
     return rc;
 }

@@ -8,7 +8,6 @@
 #define _GNU_SOURCE
 #include "cli.h"
 
-#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,23 +113,45 @@ json_t *rcuprof_variants_load(char *err, size_t errlen)
     return all;
 }
 
+struct variants_args {
+    int json;
+};
+
+static const struct rcuprof_opt variants_rows[] = {
+    RCUPROF_OPTION(RCUPROF_OPT_FLAG, "json", 0, "", "", 0, 1,
+                   struct variants_args, json, NULL,
+                   "every variant as JSON (patches, description, built, user)"),
+    RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 0, "", "", 0, 0, NULL),
+};
+#define VARIANTS_NROWS (sizeof(variants_rows) / sizeof(variants_rows[0]))
+
 int rcuprof_cmd_variants(int argc, char **argv)
 {
+    struct variants_args a = { 0 };
+    struct rcuprof_cmd_opts co = {
+        .cmd = "variants", .rows = variants_rows, .n = VARIANTS_NROWS,
+        .target = &a,
+        .unknown = "variants: unknown option '%s': the only option is --json"
+    };
+    const struct rcuprof_opt *action;
     char err[512], drv[PATH_MAX];
     const char *name;
     json_t *all, *v;
-    int as_json = argc > 1 && strcmp(argv[1], "--json") == 0;
+    int as_json, rc, first;
 
-    if (argc > 1 && strcmp(argv[1], "--help") == 0) {
-        printf("usage: rcuprof variants [--json]\n"
-               "  --json   every variant as JSON (patches, description, built, user)\n");
+    rc = rcuprof_cmd_parse(&co, argc, argv, &action, &first);
+    if (rc > 0) {
+        printf("usage: rcuprof variants [--json]\n");
+        rcuprof_opts_help(stdout, variants_rows, VARIANTS_NROWS, 0, NULL);
         return RCUPROF_OK;
     }
-    if (argc > 1 && !as_json) {
-        rcuprof_err("variants: unknown option '%s': the only option is --json",
-                    argv[1]);
+    if (rc < 0)
+        return RCUPROF_ERR_USAGE;
+    if (first < argc) {
+        rcuprof_cmd_unexpected(&co, argv[first]);
         return RCUPROF_ERR_USAGE;
     }
+    as_json = a.json;
     all = rcuprof_variants_load(err, sizeof(err));
     if (all == NULL) {
         rcuprof_err("%s", err);
@@ -277,58 +298,89 @@ int rcuprof_variant_add_to(const char *path, json_t *known, const char *name,
     return RCUPROF_OK;
 }
 
+/* variant add's options. */
+struct variant_args {
+    const char *base, *source, *description;
+    const char *patches[32];
+    size_t npatches;
+};
+
+/* --patch: repeatable, up to 32. */
+static int opt_patch(void *target, const struct rcuprof_opt *row,
+                     const char *arg, char *err, size_t n)
+{
+    struct variant_args *a = target;
+
+    if (a->npatches == sizeof(a->patches) / sizeof(a->patches[0])) {
+        snprintf(err, n, "at most 32 --patch options");
+        return -1;
+    }
+    a->patches[a->npatches++] = arg;
+    return 0;
+}
+
+static const struct rcuprof_opt variant_rows[] = {
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "base", 0, "V", "", 0, 0,
+                   struct variant_args, base, NULL,
+                   "start from variant V's definition (patches, Configure options)"),
+    RCUPROF_OPTION(RCUPROF_OPT_CALLBACK, "patch", 0, "FILE", "", 0, 0,
+                   struct variant_args, patches, opt_patch,
+                   "append a patch (absolute path recorded; repeatable, up to 32)"),
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "source", 0, "DIR", "", 0, 0,
+                   struct variant_args, source, NULL,
+                   "build from another OpenSSL tree (3.3 or later)"),
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "description", 0, "TEXT", "", 0, 0,
+                   struct variant_args, description, NULL,
+                   "one line shown by rcuprof variants"),
+    RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 0, "", "", 0, 0, NULL),
+};
+#define VARIANT_NROWS (sizeof(variant_rows) / sizeof(variant_rows[0]))
+
+static void variant_help(void)
+{
+    printf("usage: rcuprof variant add NAME (--base VARIANT | --source DIR) [--patch FILE]... [--description TEXT]\n");
+    rcuprof_opts_help(stdout, variant_rows, VARIANT_NROWS, 0, NULL);
+}
+
 int rcuprof_cmd_variant(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "base", 1, NULL, 'b' }, { "patch", 1, NULL, 'p' },
-        { "source", 1, NULL, 's' }, { "description", 1, NULL, 'D' },
-        { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
-    };
-    const char *base = NULL, *source = NULL, *desc = NULL, *patches[32];
-    size_t np = 0;
+    struct variant_args a = { 0 };
+    struct rcuprof_cmd_opts co = { .cmd = "variant add", .rows = variant_rows,
+                                   .n = VARIANT_NROWS, .target = &a,
+                                   .start = 3 };
+    const struct rcuprof_opt *action;
+    const char *base, *source, *desc, **patches = a.patches;
+    size_t np;
     char err[1024];
     json_t *known;
-    int ch, rc;
+    int rc, first;
 
     if (argc < 2 || strcmp(argv[1], "add") != 0) {
         rcuprof_err("variant: use 'rcuprof variant add NAME --base V [--patch FILE]...' or '--source DIR'");
         return RCUPROF_ERR_USAGE;
     }
     if (argc >= 3 && strcmp(argv[2], "--help") == 0) {
-        printf("usage: rcuprof variant add NAME (--base VARIANT | --source DIR) [--patch FILE]... [--description TEXT]\n");
+        variant_help();
         return RCUPROF_OK;
     }
     if (argc < 3 || argv[2][0] == '-') {
         rcuprof_err("variant add: give the new variant's NAME first");
         return RCUPROF_ERR_USAGE;
     }
-    optind = 3;
-    opterr = 0;
-    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        switch (ch) {
-        case 'b': base = optarg; break;
-        case 's': source = optarg; break;
-        case 'D': desc = optarg; break;
-        case 'p':
-            if (np == 32) {
-                rcuprof_err("variant add: at most 32 --patch options");
-                return RCUPROF_ERR_USAGE;
-            }
-            patches[np++] = optarg;
-            break;
-        case 'h':
-            printf("usage: rcuprof variant add NAME (--base VARIANT | --source DIR) [--patch FILE]... [--description TEXT]\n");
-            return RCUPROF_OK;
-        default:
-            rcuprof_err("variant add: unknown option or missing value '%s': see 'rcuprof variant add --help'",
-                        argv[optind - 1]);
-            return RCUPROF_ERR_USAGE;
-        }
+    rc = rcuprof_cmd_parse(&co, argc, argv, &action, &first);
+    if (rc != 0) {
+        if (rc > 0)
+            variant_help();
+        return rc > 0 ? RCUPROF_OK : RCUPROF_ERR_USAGE;
     }
-    if (optind < argc) {
-        rcuprof_err("variant add: unexpected argument '%s'", argv[optind]);
+    if (first < argc) {
+        rcuprof_err("variant add: unexpected argument '%s'", argv[first]);
         return RCUPROF_ERR_USAGE;
     }
+    base = a.base;
+    source = a.source;
+    desc = a.description;
+    np = a.npatches;
     known = rcuprof_variants_load(err, sizeof(err));
     if (known == NULL) {
         rcuprof_err("%s", err);

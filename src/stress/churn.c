@@ -13,6 +13,12 @@
  *             baseline's lock: the writer that flips reader_idx
  * Never EVP_set_default_properties: it is not thread-safe in stock OpenSSL.
  * Pacing (--write-rate) sleeps in the writers only; readers never pace.
+ *
+ * What the writers act on comes from the workload (churn_libctx,
+ * churn_fetch, churn_rcu_lock in struct rcuprof_workload).  Churn is a
+ * tool of the run (rcuprof_hooks.h): its run_window counts the writes
+ * inside the window, and each writer calls every tool's writer_start on its
+ * own thread (the sampler opens the writer's events there).
  */
 #define _GNU_SOURCE
 #include "stress.h"
@@ -29,12 +35,6 @@
 #include <openssl/evp.h>
 #include <openssl/provider.h>
 #include "internal/rcu.h"
-#include "rcuprof_sampler.h"
-
-OSSL_LIB_CTX *rcuprof_fetch_libctx(const struct rcuprof_run *run);
-int rcuprof_fetch_with_query(const struct rcuprof_run *run, const char *propq,
-                             char *err, size_t n);
-CRYPTO_RCU_LOCK *rcuprof_baseline_rcu_lock(void);
 
 enum kind { K_QUERY, K_PROVIDER, K_FLUSH, K_SYNC, K_N };
 static const char *const kind_names[K_N] = { "query", "provider", "flush", "sync" };
@@ -45,10 +45,11 @@ struct writer {
     char error[256];
     pthread_t th;
     unsigned id;
-    struct churn *c;
+    struct rcuprof_churn *c;
 };
 
-struct churn {
+struct rcuprof_churn {
+    struct rcuprof_tool tool;   /* run_window: see churn_window */
     struct rcuprof_run *run;
     enum kind kinds[K_N];
     unsigned nkinds;
@@ -59,26 +60,22 @@ struct churn {
     _Atomic uint64_t seq;       /* unique query numbers across writers */
     uint64_t open_ns, close_ns;
     struct writer *w;
+    int joined;                 /* _stop joined the writers */
 };
 
-static uint64_t mono_ns(void)
+static int write_once(struct rcuprof_churn *c, enum kind k, char *err,
+                      size_t n)
 {
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static int write_once(struct churn *c, enum kind k, char *err, size_t n)
-{
-    OSSL_LIB_CTX *ctx = rcuprof_fetch_libctx(c->run);
+    const struct rcuprof_workload *wl = c->run->workload;
+    OSSL_LIB_CTX *ctx = wl->churn_libctx != NULL
+                        ? wl->churn_libctx(c->run) : NULL;
     char q[64];
 
     switch (k) {
     case K_QUERY:
         snprintf(q, sizeof(q), "?rcuprof.churn=%llu",
                  (unsigned long long)atomic_fetch_add(&c->seq, 1));
-        return rcuprof_fetch_with_query(c->run, q, err, n);
+        return wl->churn_fetch(c->run, q, err, n);
     case K_PROVIDER: {
         OSSL_PROVIDER *p = OSSL_PROVIDER_try_load(ctx, "base", 1);
         EVP_RAND *r;
@@ -107,7 +104,7 @@ static int write_once(struct churn *c, enum kind k, char *err, size_t n)
         return 0;
     }
     case K_SYNC: {
-        CRYPTO_RCU_LOCK *l = rcuprof_baseline_rcu_lock();
+        CRYPTO_RCU_LOCK *l = wl->churn_rcu_lock(c->run);
 
         ossl_rcu_write_lock(l);
         ossl_rcu_write_unlock(l);
@@ -122,18 +119,18 @@ static int write_once(struct churn *c, enum kind k, char *err, size_t n)
 static void *writer_main(void *arg)
 {
     struct writer *w = arg;
-    struct churn *c = w->c;
-    struct rcuprof_sampler *smp = c->run->sampler;
-    uint64_t next = mono_ns(), i = w->id;
+    struct rcuprof_churn *c = w->c;
+    struct rcuprof_run *run = c->run;
+    uint64_t next = rcuprof_time_mono_ns(), i = w->id;
+    unsigned t;
 
-    /* Writers are sampled too: that is where ossl_synchronize_rcu runs.
-     * Their sampler slots follow the workers'. */
-    if (smp != NULL) {
-        rcuprof_sampler_set_role(smp, c->run->cfg.threads + w->id, "writer");
-        if (rcuprof_sampler_open(smp, c->run->cfg.threads + w->id, w->error,
-                                 sizeof(w->error)) != 0)
+    /* The tools' set-up on this writer's thread (the sampler samples the
+     * writers too: that is where ossl_synchronize_rcu runs). */
+    for (t = 0; t < run->ntools; t++)
+        if (run->tools[t]->writer_start != NULL
+            && run->tools[t]->writer_start(run->tools[t], &run->view, w->id,
+                                           w->error, sizeof(w->error)) != 0)
             w->failures++;
-    }
 
     while (!atomic_load_explicit(&c->stop, memory_order_relaxed)) {
         enum kind k = c->kinds[i++ % c->nkinds];
@@ -156,8 +153,8 @@ static void *writer_main(void *arg)
     return NULL;
 }
 
-static int parse_kinds(struct churn *c, const char *list, int rcu_baseline,
-                       char *err, size_t n)
+static int parse_kinds(struct rcuprof_churn *c, const char *list,
+                       int rcu_baseline, char *err, size_t n)
 {
     char buf[128], *save = NULL, *tok;
     int k;
@@ -192,18 +189,42 @@ static int parse_kinds(struct churn *c, const char *list, int rcu_baseline,
     return 0;
 }
 
-int rcuprof_churn_start(struct rcuprof_run *run, char *err, size_t n)
+/* run_window: count the writes inside the run's window only. */
+static void churn_window(struct rcuprof_tool *tool,
+                         const struct rcuprof_run_view *view, int open)
+{
+    struct rcuprof_churn *c = rcuprof_container_of(tool, struct rcuprof_churn,
+                                                   tool);
+
+    if (open)
+        c->open_ns = rcuprof_time_mono_ns();
+    else
+        c->close_ns = rcuprof_time_mono_ns();
+    atomic_store(&c->counting, open);
+}
+
+static void churn_release(struct rcuprof_churn *c)
+{
+    if (c != NULL)
+        free(c->w);
+    free(c);
+}
+
+int rcuprof_churn_start(struct rcuprof_run *run, struct rcuprof_churn **out,
+                        char *err, size_t n)
 {
     const struct rcuprof_config *cfg = &run->cfg;
-    int fetch = run->workload == &rcuprof_workload_fetch;
-    int rcu = strcmp(run->workload->name, "rcu") == 0;
+    const struct rcuprof_workload *wl = run->workload;
+    int fetch = wl->churn_fetch != NULL && wl->churn_libctx != NULL;
+    int rcu = wl->churn_rcu_lock != NULL;
     const char *kinds = cfg->churn;
-    struct churn *c;
+    struct rcuprof_churn *c;
     unsigned i;
 
+    *out = NULL;
     if (cfg->writers == 0 && cfg->write_rate == 0) {
         /* No writers: still refuse a --churn that cannot apply. */
-        struct churn probe = { 0 };
+        struct rcuprof_churn probe = { 0 };
 
         if (strcmp(kinds, "query") == 0)
             return 0;
@@ -212,7 +233,7 @@ int rcuprof_churn_start(struct rcuprof_run *run, char *err, size_t n)
     }
     if (!fetch && !rcu) {
         snprintf(err, n, "--writers/--write-rate need --workload fetch or rcu (not %s)",
-                 run->workload->name);
+                 wl->name);
         return RCUPROF_EXIT_USAGE;
     }
     if (rcu && strcmp(kinds, "query") == 0)
@@ -222,25 +243,29 @@ int rcuprof_churn_start(struct rcuprof_run *run, char *err, size_t n)
         snprintf(err, n, "out of memory");
         return RCUPROF_EXIT_SYSTEM;
     }
-    run->churn_state = c;
+    c->tool.run_window = churn_window;
     c->run = run;
-    if (parse_kinds(c, kinds, rcu, err, n) != 0)
+    if (parse_kinds(c, kinds, rcu, err, n) != 0) {
+        churn_release(c);
         return RCUPROF_EXIT_USAGE;
+    }
     c->nwriters = cfg->writers != 0 ? cfg->writers : 1;
     if (cfg->write_rate != 0)
         c->interval_ns = 1000000000ull * c->nwriters / cfg->write_rate;
     c->w = aligned_alloc(RCUPROF_CACHELINE, sizeof(*c->w) * c->nwriters);
-    if (c->w == NULL) {
-        snprintf(err, n, "out of memory");
+    if (c->w == NULL || rcuprof_run_add_tool(run, &c->tool) != 0) {
+        snprintf(err, n, c->w == NULL ? "out of memory"
+                 : "too many tools registered for one run");
+        churn_release(c);
         return RCUPROF_EXIT_SYSTEM;
     }
+    *out = c;
     memset(c->w, 0, sizeof(*c->w) * c->nwriters);
     for (i = 0; i < c->nwriters; i++) {
         c->w[i].id = i;
         c->w[i].c = c;
         if (pthread_create(&c->w[i].th, NULL, writer_main, &c->w[i]) != 0) {
-            atomic_store(&c->stop, 1);
-            c->nwriters = i;
+            c->nwriters = i;    /* _stop joins the ones that started */
             snprintf(err, n, "cannot create writer thread %u", i);
             return RCUPROF_EXIT_SYSTEM;
         }
@@ -248,43 +273,25 @@ int rcuprof_churn_start(struct rcuprof_run *run, char *err, size_t n)
     return 0;
 }
 
-void rcuprof_churn_window(struct rcuprof_run *run, int open)
+void rcuprof_churn_stop(struct rcuprof_churn *c)
 {
-    struct churn *c = run->churn_state;
-
-    if (c == NULL)
-        return;
     unsigned i;
 
-    if (open)
-        c->open_ns = mono_ns();
-    else
-        c->close_ns = mono_ns();
-    atomic_store(&c->counting, open);
-    /* ioctl on a writer's events works from this (main) thread. */
-    for (i = 0; run->sampler != NULL && i < c->nwriters; i++) {
-        if (open)
-            rcuprof_sampler_start(run->sampler, run->cfg.threads + i);
-        else
-            rcuprof_sampler_stop(run->sampler, run->cfg.threads + i);
-    }
-}
-
-void rcuprof_churn_stop(struct rcuprof_run *run)
-{
-    struct churn *c = run->churn_state;
-    unsigned i;
-
-    if (c == NULL)
+    if (c == NULL || c->joined)
         return;
     atomic_store(&c->stop, 1);
     for (i = 0; i < c->nwriters; i++)
         pthread_join(c->w[i].th, NULL);
+    c->joined = 1;
 }
 
-json_t *rcuprof_churn_json(const struct rcuprof_run *run)
+void rcuprof_churn_free(struct rcuprof_churn *c)
 {
-    const struct churn *c = run->churn_state;
+    churn_release(c);
+}
+
+json_t *rcuprof_churn_json(const struct rcuprof_churn *c)
+{
     uint64_t tot[K_N] = { 0 }, all = 0, fails = 0;
     json_t *kinds, *by, *j;
     const char *err = NULL;
@@ -311,7 +318,7 @@ json_t *rcuprof_churn_json(const struct rcuprof_run *run)
     secs = c->close_ns > c->open_ns ? (double)(c->close_ns - c->open_ns) / 1e9 : 0;
     j = json_pack("{s:o, s:i, s:I, s:I, s:o, s:f, s:f, s:I}",
                   "kinds", kinds, "writers", (int)c->nwriters,
-                  "write_rate_target", (json_int_t)run->cfg.write_rate,
+                  "write_rate_target", (json_int_t)c->run->cfg.write_rate,
                   "writes", (json_int_t)all, "writes_by_kind", by,
                   "window_s", secs,
                   "writes_per_s", secs > 0 ? (double)all / secs : 0.0,

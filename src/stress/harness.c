@@ -38,9 +38,11 @@
 
 enum phase { PH_WARMUP, PH_WINDOW, PH_DRAIN, PH_DONE };
 
-/* Read by every worker once per batch: alone on its line, written 3 times. */
+/* Read by every worker once per batch: alone on its line, written 3 times.
+ * done mirrors phase == PH_DONE for run->stopping (rcuprof_run_stopping). */
 static struct {
     _Alignas(RCUPROF_CACHELINE) _Atomic int phase;
+    _Atomic int done;
 } g_phase;
 
 /* Written once per worker: kept away from the phase word. */
@@ -64,14 +66,6 @@ static struct {
     struct timeval deadline;    /* set before the threads start */
 } g_compat;
 
-static uint64_t now_ns(clockid_t c)
-{
-    struct timespec ts;
-
-    clock_gettime(c, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void sleep_ns(uint64_t ns)
 {
     struct timespec ts = { (time_t)(ns / 1000000000ull),
@@ -81,10 +75,69 @@ static void sleep_ns(uint64_t ns)
         ;
 }
 
-int rcuprof_harness_stopping(void)
+static void set_phase(int ph)
 {
-    return atomic_load_explicit(&g_phase.phase, memory_order_relaxed)
-           == PH_DONE;
+    if (ph == PH_DONE)
+        atomic_store(&g_phase.done, 1);
+    atomic_store(&g_phase.phase, ph);
+}
+
+int rcuprof_run_add_tool(struct rcuprof_run *run, struct rcuprof_tool *tool)
+{
+    if (run->ntools == RCUPROF_TOOLS_MAX)
+        return -1;
+    run->tools[run->ntools++] = tool;
+    return 0;
+}
+
+/* Every registered tool T whose callback CB is set, in registration order. */
+#define EACH_TOOL(run, t, cb) \
+    for (unsigned t##_i = 0; t##_i < (run)->ntools; t##_i++) \
+        if ((t = (run)->tools[t##_i])->cb != NULL)
+
+/* after_pin (barrier 0) or before_barrier (1) of every tool; -1 at the
+ * first that fails, its message in err. */
+static int tools_worker_setup(struct rcuprof_worker *w, int barrier,
+                              char *err, size_t n)
+{
+    struct rcuprof_run *run = w->run;
+    struct rcuprof_tool *t;
+    unsigned i;
+
+    for (i = 0; i < run->ntools; i++) {
+        t = run->tools[i];
+        if (!barrier && t->after_pin != NULL
+            && t->after_pin(t, &run->view, w->id, err, n) != 0)
+            return -1;
+        if (barrier && t->before_barrier != NULL
+            && t->before_barrier(t, &run->view, w->id, err, n) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void tools_window(struct rcuprof_worker *w, int start)
+{
+    struct rcuprof_run *run = w->run;
+    struct rcuprof_tool *t;
+
+    if (start) {
+        EACH_TOOL(run, t, window_start)
+            t->window_start(t, &run->view, w->id);
+    } else {
+        EACH_TOOL(run, t, window_end)
+            t->window_end(t, &run->view, w->id);
+    }
+}
+
+/* The run's window opens or closes: main thread (churn counts its writes,
+ * the sampler enables the writers' events). */
+static void tools_run_window(struct rcuprof_run *run, int open)
+{
+    struct rcuprof_tool *t;
+
+    EACH_TOOL(run, t, run_window)
+        t->run_window(t, &run->view, open);
 }
 
 static void fail_run(struct rcuprof_worker *w, const char *msg)
@@ -96,7 +149,7 @@ static void fail_run(struct rcuprof_worker *w, const char *msg)
         w->run->failed_thread = w->id;
     }
     w->slot->failed = 1;
-    atomic_store(&g_phase.phase, PH_DONE);
+    set_phase(PH_DONE);
 }
 
 /* n ops, batched if the workload can; 0 or -1 (failure reported). */
@@ -136,30 +189,25 @@ static void *worker_main(void *arg)
     uint64_t t0, t1, c0, c1;
     struct rcuprof_sched_sample s0, s1;
     int cpu0, cpu1, ok = 1;
-    unsigned h;
 
     w->tid = (pid_t)syscall(SYS_gettid);
     if (run->plan != NULL
         && rcuprof_placement_pin_thread(run->plan, w->id, err, sizeof(err)) != 0)
         ok = 0;
-    for (h = 0; h < run->nhooks && ok; h++)
-        if (run->hooks[h]->after_pin != NULL
-            && run->hooks[h]->after_pin(w, err, sizeof(err)) != 0)
-            ok = 0;
+    if (ok && tools_worker_setup(w, 0, err, sizeof(err)) != 0)
+        ok = 0;
     if (ok && wl->thread_init != NULL && wl->thread_init(w, err, sizeof(err)))
         ok = 0;
-    for (h = 0; h < run->nhooks && ok; h++)
-        if (run->hooks[h]->before_barrier != NULL
-            && run->hooks[h]->before_barrier(w, err, sizeof(err)) != 0)
-            ok = 0;
+    if (ok && tools_worker_setup(w, 1, err, sizeof(err)) != 0)
+        ok = 0;
     if (!ok)
         fail_run(w, err);
 
     if (!(cx & RCUPROF_COMPAT_NOBARRIER)) {
-        w->slot->arrive_ns = now_ns(CLOCK_MONOTONIC);
+        w->slot->arrive_ns = rcuprof_time_ns(CLOCK_MONOTONIC);
         pthread_barrier_wait(&g_start);
     }
-    w->slot->first_op_ns = now_ns(CLOCK_MONOTONIC);
+    w->slot->first_op_ns = rcuprof_time_ns(CLOCK_MONOTONIC);
 
     while (in_phase(PH_WARMUP)) {
         if (do_ops(w, b, err, sizeof(err)) != 0)
@@ -173,12 +221,10 @@ static void *worker_main(void *arg)
 
     if (in_phase(PH_WINDOW)) {
         rcuprof_sched_sample_self(&s0);
-        for (h = 0; h < run->nhooks; h++)
-            if (run->hooks[h]->window_start != NULL)
-                run->hooks[h]->window_start(w);
+        tools_window(w, 1);
         cpu0 = sched_getcpu();
-        c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
-        t0 = now_ns(CLOCK_MONOTONIC);
+        c0 = rcuprof_time_ns(CLOCK_THREAD_CPUTIME_ID);
+        t0 = rcuprof_time_ns(CLOCK_MONOTONIC);
         if (cx != 0) {
             /* The peer's loop: op, shared count, clock, deadline. */
             struct timeval now;
@@ -214,12 +260,10 @@ static void *worker_main(void *arg)
                 ops += b;
             }
         }
-        t1 = now_ns(CLOCK_MONOTONIC);
-        c1 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+        t1 = rcuprof_time_ns(CLOCK_MONOTONIC);
+        c1 = rcuprof_time_ns(CLOCK_THREAD_CPUTIME_ID);
         cpu1 = sched_getcpu();
-        for (h = 0; h < run->nhooks; h++)
-            if (run->hooks[h]->window_end != NULL)
-                run->hooks[h]->window_end(w);
+        tools_window(w, 0);
         rcuprof_sched_sample_self(&s1);
 
         /* The one store of this worker's results. */
@@ -286,7 +330,6 @@ int rcuprof_harness_run(struct rcuprof_run *run)
     int barrier = !(cx & RCUPROF_COMPAT_NOBARRIER);
     pthread_t *tids;
     pthread_attr_t attr;
-    struct timespec rt;
     uint64_t first = UINT64_MAX, last = 0, t;
 
     run->slots = aligned_alloc(RCUPROF_CACHELINE,
@@ -294,26 +337,27 @@ int rcuprof_harness_run(struct rcuprof_run *run)
     run->workers = calloc(n, sizeof(*run->workers));
     g_times = calloc(n, sizeof(*g_times));
     tids = calloc(n, sizeof(*tids));
+    run->ops = calloc(n, sizeof(*run->ops));
     g_compat.counts = calloc(n, sizeof(size_t));    /* unpadded on purpose */
     if (run->slots == NULL || run->workers == NULL || g_times == NULL
-        || tids == NULL || g_compat.counts == NULL) {
+        || tids == NULL || run->ops == NULL || g_compat.counts == NULL) {
         snprintf(run->error, sizeof(run->error), "out of memory for %u threads", n);
         return RCUPROF_EXIT_SYSTEM;
     }
     memset(run->slots, 0, sizeof(*run->slots) * (size_t)n);
+    run->stopping = &g_phase.done;
     /* Without a barrier there is no warm-up either: threads start counting
      * as they are created, as the peer harness does. */
-    atomic_store(&g_phase.phase, barrier ? PH_WARMUP : PH_WINDOW);
+    set_phase(barrier ? PH_WARMUP : PH_WINDOW);
     if (barrier && pthread_barrier_init(&g_start, NULL, n + 1) != 0) {
         snprintf(run->error, sizeof(run->error), "pthread_barrier_init failed");
         return RCUPROF_EXIT_SYSTEM;
     }
     if (cx & RCUPROF_COMPAT_EARLY_DEADLINE)
         set_deadline(run);
-    clock_gettime(CLOCK_REALTIME, &rt);
-    run->start_realtime_ns = (int64_t)rt.tv_sec * 1000000000ll + rt.tv_nsec;
+    run->start_realtime_ns = rcuprof_time_real_ns();
     if (!barrier)
-        rcuprof_churn_window(run, 1);
+        tools_run_window(run, 1);
 
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, 1 << 20);
@@ -342,19 +386,19 @@ int rcuprof_harness_run(struct rcuprof_run *run)
         uint64_t w0;
 
         pthread_barrier_wait(&g_start);
-        w0 = now_ns(CLOCK_MONOTONIC);
+        w0 = rcuprof_time_ns(CLOCK_MONOTONIC);
         sleep_ns(run->cfg.warmup_ms * 1000000ull);
         /* Every worker must be warm: under oversubscription this can take
          * far longer than --warmup-ms, and the result says how long. */
         wait_until(&g_sync.warm, n);
-        run->warmup_ns = now_ns(CLOCK_MONOTONIC) - w0;
+        run->warmup_ns = rcuprof_time_ns(CLOCK_MONOTONIC) - w0;
     }
     if (atomic_load(&g_phase.phase) != PH_DONE) {
         if (barrier) {
             if (!(cx & RCUPROF_COMPAT_EARLY_DEADLINE))
                 set_deadline(run);
-            rcuprof_churn_window(run, 1);
-            atomic_store(&g_phase.phase, PH_WINDOW);
+            tools_run_window(run, 1);
+            set_phase(PH_WINDOW);
         }
         if (run->cfg.ops == 0) {
             int expected = PH_WINDOW;
@@ -366,9 +410,9 @@ int rcuprof_harness_run(struct rcuprof_run *run)
                                            PH_DRAIN);
         }
         wait_until(&g_sync.closed, n);
-        rcuprof_churn_window(run, 0);
+        tools_run_window(run, 0);
     }
-    atomic_store(&g_phase.phase, PH_DONE);
+    set_phase(PH_DONE);
     for (i = 0; i < n; i++)
         pthread_join(tids[i], NULL);
     free(tids);
@@ -385,6 +429,9 @@ int rcuprof_harness_run(struct rcuprof_run *run)
             last = g_times[i].end_ns;
     }
     run->wall_ns = last > first ? last - first : 0;
+    for (i = 0; i < n; i++)
+        run->ops[i] = run->slots[i].ops;
+    run->view.ops = run->ops;
     return 0;
 }
 

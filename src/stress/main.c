@@ -4,9 +4,9 @@
  */
 #define _GNU_SOURCE
 #include "stress.h"
+#include "workloads/workloads.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -30,10 +30,6 @@
 
 #define RCUPROF_DRIVER_PROTOCOL 1
 
-/* --probes, --probe-every (probes/probe_readout.c); kept out of stress.h. */
-static int probes_on;
-static unsigned probe_every;
-
 void rcuprof_stress_error(const char *code, const char *fmt, ...)
 {
     char msg[1024];
@@ -51,51 +47,40 @@ void rcuprof_stress_error(const char *code, const char *fmt, ...)
     json_decref(j);
 }
 
-static const struct option long_opts[] = {
-#define RCUPROF_OPT(name, ch, arg, meta, def, help) { name, arg, NULL, ch },
-#include "rcuprof_opts.def"
-#undef RCUPROF_OPT
-    { "version", 0, NULL, 'V' },
-    { "help", 0, NULL, 'h' },
-    { NULL, 0, NULL, 0 }
-};
+/* ---- options: the rows of rcuprof_opts.def, parsed into run.cfg -------- */
 
-static void usage(FILE *f)
+/* --workload: a name of the registry. */
+static int opt_workload(void *target, const struct rcuprof_opt *row,
+                        const char *arg, char *err, size_t n)
 {
-    fprintf(f, "usage: rcuprof-stress-<variant> [options]\n"
-               "One measurement; prints one JSON object (docs/interfaces.md).\n\n");
-#define RCUPROF_OPT(name, ch, arg, meta, def, help) \
-    fprintf(f, "  -%c,", ch); \
-    rcuprof_opts_help_row(f, name, meta, help, arg, def);
-#include "rcuprof_opts.def"
-#undef RCUPROF_OPT
-    fprintf(f, "  -V, --version              print this driver's build as JSON\n");
-}
+    struct rcuprof_config *c = target;
 
-/* A whole decimal number in [lo, hi], or -1 with a message. */
-static int parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi,
-                     uint64_t *out)
-{
-    char *end;
-    unsigned long long v;
-
-    errno = 0;
-    if (s[0] == '-' || s[0] == '\0') {
-        rcuprof_stress_error("usage", "--%s '%s': give a whole number from %"
-                             PRIu64 " to %" PRIu64, opt, s, lo, hi);
+    if (rcuprof_workload_find(arg) == NULL) {
+        snprintf(err, n, "--workload '%s': use one of %s", arg,
+                 rcuprof_workload_names());
         return -1;
     }
-    v = strtoull(s, &end, 10);
-    if (errno != 0 || *end != '\0' || v < lo || v > hi) {
-        rcuprof_stress_error("usage", "--%s '%s': give a whole number from %"
-                             PRIu64 " to %" PRIu64, opt, s, lo, hi);
-        return -1;
-    }
-    *out = v;
+    snprintf(c->workload, sizeof(c->workload), "%s", arg);
     return 0;
 }
 
-static int parse_compat(const char *s, unsigned *out)
+/* --churn: a list, checked against the workload by churn.c. */
+static int opt_churn(void *target, const struct rcuprof_opt *row,
+                     const char *arg, char *err, size_t n)
+{
+    struct rcuprof_config *c = target;
+
+    if (strlen(arg) >= sizeof(c->churn) || arg[0] == '\0') {
+        snprintf(err, n, "--churn: give a list such as query,provider,flush");
+        return -1;
+    }
+    snprintf(c->churn, sizeof(c->churn), "%s", arg);
+    return 0;
+}
+
+/* --compat: perftools' artefacts, by name, as bits. */
+static int opt_compat(void *target, const struct rcuprof_opt *row,
+                      const char *s, char *err, size_t n)
 {
     static const struct { const char *name; unsigned bit; } names[] = {
         { "none", 0 }, { "perftools", RCUPROF_COMPAT_PERFTOOLS },
@@ -104,12 +89,15 @@ static int parse_compat(const char *s, unsigned *out)
         { "early-deadline", RCUPROF_COMPAT_EARLY_DEADLINE },
         { "unpadded", RCUPROF_COMPAT_UNPADDED },
     };
+    struct rcuprof_config *c = target;
     char buf[128], *save = NULL, *tok;
     unsigned bits = 0;
     size_t i;
 
-    if (strlen(s) >= sizeof(buf) || s[0] == '\0')
+    if (rcuprof_list_check("compat", s, err, n) != 0)
         return -1;
+    if (strlen(s) >= sizeof(buf) || s[0] == '\0')
+        goto bad;
     snprintf(buf, sizeof(buf), "%s", s);
     for (tok = strtok_r(buf, ",", &save); tok != NULL;
          tok = strtok_r(NULL, ",", &save)) {
@@ -117,250 +105,162 @@ static int parse_compat(const char *s, unsigned *out)
             if (strcmp(tok, names[i].name) == 0)
                 break;
         if (i == sizeof(names) / sizeof(names[0]))
-            return -1;
+            goto bad;
         bits |= names[i].bit;
     }
-    *out = bits;
+    c->compat = bits;
+    return 0;
+ bad:
+    snprintf(err, n, "--compat '%s': use none, perftools, or a list of clock, nobarrier, early-deadline, unpadded",
+             s);
+    return -1;
+}
+
+/* --events: a list (no empty item), encoded by the counters. */
+static int opt_events(void *target, const struct rcuprof_opt *row,
+                      const char *arg, char *err, size_t n)
+{
+    struct rcuprof_opt as_text = *row;
+
+    if (rcuprof_list_check("events", arg, err, n) != 0)
+        return -1;
+    as_text.kind = RCUPROF_OPT_TEXT;
+    return rcuprof_opts_apply(&as_text, target, arg, err, n);
+}
+
+/* --sample-event: a name, encoded by the sampler. */
+static int opt_sample_event(void *target, const struct rcuprof_opt *row,
+                            const char *arg, char *err, size_t n)
+{
+    struct rcuprof_config *c = target;
+
+    if (strlen(arg) >= sizeof(c->sample_event) || arg[0] == '\0') {
+        snprintf(err, n, "--sample-event: give an event name");
+        return -1;
+    }
+    snprintf(c->sample_event, sizeof(c->sample_event), "%s", arg);
     return 0;
 }
 
-static int set_defaults_and_parse(struct rcuprof_config *c, int argc,
-                                  char **argv)
+/* A number in the row's range whose being given matters: *set. */
+static int opt_given_uint(void *target, const struct rcuprof_opt *row,
+                          const char *arg, int *set, char *err, size_t n)
 {
-    int ch;
-    uint64_t v;
-    char msg[512];
-    const char *defs[128] = { 0 };
-    char shortopts[128] = "";
+    struct rcuprof_opt as_number = *row;
 
-#define RCUPROF_OPT(name, chr, arg, meta, def, help) defs[chr] = def;
+    as_number.kind = RCUPROF_OPT_UINT;
+    if (rcuprof_opts_apply(&as_number, target, arg, err, n) != 0)
+        return -1;
+    *set = 1;
+    return 0;
+}
+
+/* --reclaim-batch, --reclaim-bytes, --reclaim-age-ms: given or not
+ * matters (store.c sets only those given). */
+static int opt_reclaim_batch(void *target, const struct rcuprof_opt *row,
+                             const char *arg, char *err, size_t n)
+{
+    struct rcuprof_config *c = target;
+
+    return opt_given_uint(c, row, arg, &c->reclaim_batch_set, err, n);
+}
+
+static int opt_reclaim_bytes(void *target, const struct rcuprof_opt *row,
+                             const char *arg, char *err, size_t n)
+{
+    struct rcuprof_config *c = target;
+
+    return opt_given_uint(c, row, arg, &c->reclaim_bytes_set, err, n);
+}
+
+static int opt_reclaim_age_ms(void *target, const struct rcuprof_opt *row,
+                              const char *arg, char *err, size_t n)
+{
+    struct rcuprof_config *c = target;
+
+    return opt_given_uint(c, row, arg, &c->reclaim_age_ms_set, err, n);
+}
+
+#define OPT_FN_UINT(f) NULL
+#define OPT_FN_TEXT(f) NULL
+#define OPT_FN_CHOICE(f) NULL
+#define OPT_FN_FLAG(f) NULL
+#define OPT_FN_CALLBACK(f) opt_##f
+
+static const struct rcuprof_opt driver_rows[] = {
+#define RCUPROF_OPT(kind, name, ch, meta, def, lo, hi, field, help) \
+    RCUPROF_OPTION(RCUPROF_OPT_##kind, name, ch, meta, def, lo, hi, \
+                   struct rcuprof_config, field, OPT_FN_##kind(field), help),
 #include "rcuprof_opts.def"
 #undef RCUPROF_OPT
-    memset(c, 0, sizeof(*c));
-    c->threads = (unsigned)strtoul(defs['n'], NULL, 10);
-    c->duration_ms = strtoull(defs['d'], NULL, 10);
-    c->warmup_ms = strtoull(defs['w'], NULL, 10);
-    c->ops = strtoull(defs['N'], NULL, 10);
-    snprintf(c->fetch, sizeof(c->fetch), "%s", defs['f']);
-    snprintf(c->propq, sizeof(c->propq), "%s", defs['q']);
-    c->own_libctx = strcmp(defs['l'], "own") == 0;
-    snprintf(c->pin, sizeof(c->pin), "%s", defs['p']);
-    snprintf(c->workload, sizeof(c->workload), "%s", defs['W']);
-    c->isolated = strcmp(defs['m'], "isolated") == 0;
-    c->updates = (unsigned)strtoul(defs['u'], NULL, 10);
-    c->writers = (unsigned)strtoul(defs['r'], NULL, 10);
-    c->write_rate = strtoull(defs['R'], NULL, 10);
-    snprintf(c->churn, sizeof(c->churn), "%s", defs['c']);
-    c->compat = 0;
-    c->sample = strcmp(defs['S'], "on") == 0;
-    c->sample_freq = strtoull(defs['F'], NULL, 10);
-    snprintf(c->sample_event, sizeof(c->sample_event), "%s", defs['E']);
-    c->rtt = strcmp(defs['x'], "on") == 0;
-    probes_on = strcmp(defs['P'], "on") == 0;
-    probe_every = (unsigned)strtoul(defs['K'], NULL, 10);
+};
 
-    rcuprof_opts_optstring(shortopts, sizeof(shortopts), "Vh");
-    opterr = 0;
-    while ((ch = getopt_long(argc, argv, shortopts, long_opts,
-                             NULL)) != -1) {
-        switch (ch) {
-        case 'n':
-            if (parse_u64("threads", optarg, 1, RCUPROF_MAX_THREADS, &v))
-                return RCUPROF_EXIT_USAGE;
-            c->threads = (unsigned)v;
-            break;
-        case 'd':
-            if (parse_u64("duration-ms", optarg, 1, 3600000, &v))
-                return RCUPROF_EXIT_USAGE;
-            c->duration_ms = v;
-            break;
-        case 'w':
-            if (parse_u64("warmup-ms", optarg, 0, 600000, &v))
-                return RCUPROF_EXIT_USAGE;
-            c->warmup_ms = v;
-            break;
-        case 'N':
-            if (parse_u64("ops", optarg, 0, UINT64_MAX / 2, &v))
-                return RCUPROF_EXIT_USAGE;
-            c->ops = v;
-            break;
-        case 'f':
-            if (strlen(optarg) >= sizeof(c->fetch)) {
-                rcuprof_stress_error("usage", "--fetch is too long: at most %zu characters",
-                                     sizeof(c->fetch) - 1);
-                return RCUPROF_EXIT_USAGE;
-            }
-            snprintf(c->fetch, sizeof(c->fetch), "%s", optarg);
-            break;
-        case 'q':
-            if (strlen(optarg) >= sizeof(c->propq)) {
-                rcuprof_stress_error("usage", "--propq is too long: at most %zu characters",
-                                     sizeof(c->propq) - 1);
-                return RCUPROF_EXIT_USAGE;
-            }
-            snprintf(c->propq, sizeof(c->propq), "%s", optarg);
-            break;
-        case 'l':
-            c->libctx_set = 1;
-            if (strcmp(optarg, "own") == 0)
-                c->own_libctx = 1;
-            else if (strcmp(optarg, "default") == 0)
-                c->own_libctx = 0;
-            else {
-                rcuprof_stress_error("usage", "--libctx '%s': use own or default",
-                                     optarg);
-                return RCUPROF_EXIT_USAGE;
-            }
-            break;
-        case 'p':
-            if (strlen(optarg) >= sizeof(c->pin)) {
-                rcuprof_stress_error("usage", "--pin is too long: at most %zu characters",
-                                     sizeof(c->pin) - 1);
-                return RCUPROF_EXIT_USAGE;
-            }
-            snprintf(c->pin, sizeof(c->pin), "%s", optarg);
-            break;
-        case 'W':
-            if (rcuprof_workload_find(optarg) == NULL) {
-                rcuprof_stress_error("usage", "--workload '%s': use one of %s",
-                                     optarg, rcuprof_workload_names());
-                return RCUPROF_EXIT_USAGE;
-            }
-            snprintf(c->workload, sizeof(c->workload), "%s", optarg);
-            break;
-        case 'm':
-            if (strcmp(optarg, "shared") != 0 && strcmp(optarg, "isolated") != 0) {
-                rcuprof_stress_error("usage", "--mode '%s': use shared or isolated",
-                                     optarg);
-                return RCUPROF_EXIT_USAGE;
-            }
-            c->isolated = strcmp(optarg, "isolated") == 0;
-            break;
-        case 'u':
-            if (parse_u64("updates", optarg, 1, 1000000, &v))
-                return RCUPROF_EXIT_USAGE;
-            c->updates = (unsigned)v;
-            break;
-        case 'r':
-            if (parse_u64("writers", optarg, 0, 64, &v))
-                return RCUPROF_EXIT_USAGE;
-            c->writers = (unsigned)v;
-            break;
-        case 'R':
-            if (parse_u64("write-rate", optarg, 0, 100000000, &v))
-                return RCUPROF_EXIT_USAGE;
-            c->write_rate = v;
-            break;
-        case 'c':
-            if (strlen(optarg) >= sizeof(c->churn) || optarg[0] == '\0') {
-                rcuprof_stress_error("usage", "--churn: give a list such as query,provider,flush");
-                return RCUPROF_EXIT_USAGE;
-            }
-            snprintf(c->churn, sizeof(c->churn), "%s", optarg);
-            break;
-        case 'C':
-            if (rcuprof_list_check("compat", optarg, msg, sizeof(msg)) != 0) {
-                rcuprof_stress_error("usage", "%s", msg);
-                return RCUPROF_EXIT_USAGE;
-            }
-            if (parse_compat(optarg, &c->compat) != 0) {
-                rcuprof_stress_error("usage", "--compat '%s': use none, perftools, or a list of clock, nobarrier, early-deadline, unpadded",
-                                     optarg);
-                return RCUPROF_EXIT_USAGE;
-            }
-            break;
-        case 'x':
-            if (strcmp(optarg, "on") != 0 && strcmp(optarg, "off") != 0) {
-                rcuprof_stress_error("usage", "--rtt '%s': use on or off", optarg);
-                return RCUPROF_EXIT_USAGE;
-            }
-            c->rtt = strcmp(optarg, "on") == 0;
-            break;
-        case 'e':
-            if (strlen(optarg) >= sizeof(c->events)) {
-                rcuprof_stress_error("usage", "--events is too long: at most %zu characters",
-                                     sizeof(c->events) - 1);
-                return RCUPROF_EXIT_USAGE;
-            }
-            if (rcuprof_list_check("events", optarg, msg, sizeof(msg)) != 0) {
-                rcuprof_stress_error("usage", "%s", msg);
-                return RCUPROF_EXIT_USAGE;
-            }
-            snprintf(c->events, sizeof(c->events), "%s", optarg);
-            break;
-        case 'H':
-            c->require_hw = 1;
-            break;
-        case 'S':
-            if (strcmp(optarg, "on") != 0 && strcmp(optarg, "off") != 0) {
-                rcuprof_stress_error("usage", "--sample '%s': use on or off", optarg);
-                return RCUPROF_EXIT_USAGE;
-            }
-            c->sample = strcmp(optarg, "on") == 0;
-            break;
-        case 'F':
-            if (parse_u64("sample-freq", optarg, 1, 100000, &v))
-                return RCUPROF_EXIT_USAGE;
-            c->sample_freq = v;
-            break;
-        case 'E':
-            if (strlen(optarg) >= sizeof(c->sample_event) || optarg[0] == '\0') {
-                rcuprof_stress_error("usage", "--sample-event: give an event name");
-                return RCUPROF_EXIT_USAGE;
-            }
-            snprintf(c->sample_event, sizeof(c->sample_event), "%s", optarg);
-            break;
-        case 'P':
-            if (strcmp(optarg, "on") != 0 && strcmp(optarg, "off") != 0) {
-                rcuprof_stress_error("usage", "--probes '%s': use on or off", optarg);
-                return RCUPROF_EXIT_USAGE;
-            }
-            probes_on = strcmp(optarg, "on") == 0;
-            break;
-        case 'K':
-            if (parse_u64("probe-every", optarg, 1, 1u << 30, &v))
-                return RCUPROF_EXIT_USAGE;
-            probe_every = (unsigned)v;
-            break;
-        case 'B':
-            if (parse_u64("reclaim-batch", optarg, 0, 1000000000, &v))
-                return RCUPROF_EXIT_USAGE;
-            c->reclaim_batch = v;
-            c->reclaim_batch_set = 1;
-            break;
-        case 'Y':
-            if (parse_u64("reclaim-bytes", optarg, 0, (uint64_t)1 << 40, &v))
-                return RCUPROF_EXIT_USAGE;
-            c->reclaim_bytes = v;
-            c->reclaim_bytes_set = 1;
-            break;
-        case 'A':
-            if (parse_u64("reclaim-age-ms", optarg, 0, 86400000, &v))
-                return RCUPROF_EXIT_USAGE;
-            c->reclaim_age_ms = v;
-            c->reclaim_age_ms_set = 1;
-            break;
-        case 'V':
+#define DRIVER_NROWS (sizeof(driver_rows) / sizeof(driver_rows[0]))
+
+static const struct rcuprof_opt action_rows[] = {
+    RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "version", 'V', "", "", 0, 0,
+                        NULL),
+    RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 'h', "", "", 0, 0, NULL),
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: rcuprof-stress-<variant> [options]\n"
+               "One measurement; prints one JSON object (docs/interfaces.md).\n\n");
+    rcuprof_opts_help(f, driver_rows, DRIVER_NROWS, 1, NULL);
+    fprintf(f, "  -V, --version              print this driver's build as JSON\n");
+}
+
+/*
+ * The defaults, then argv, into c; 0 or the exit code (message printed).
+ * Whether --libctx was given is kept beside its value: mac and cipher use
+ * the default lib ctx unless it was (crypto_ops.c).
+ */
+static int parse_options(struct rcuprof_config *c, int argc, char **argv)
+{
+    unsigned char seen[DRIVER_NROWS] = { 0 };
+    const struct rcuprof_opt_group groups[] = {
+        { driver_rows, DRIVER_NROWS, c, NULL, NULL, 1, seen },
+        { action_rows, sizeof(action_rows) / sizeof(action_rows[0]), NULL,
+          NULL, NULL, 1, NULL },
+    };
+    struct rcuprof_opts_result res;
+    char err[512];
+
+    memset(c, 0, sizeof(*c));
+    if (rcuprof_opts_defaults(groups, 1, err, sizeof(err)) != 0) {
+        rcuprof_stress_error("internal", "option table: %s", err);
+        return RCUPROF_EXIT_SYSTEM;
+    }
+    switch (rcuprof_opts_parse(groups, 2, argc, argv, 1, &res)) {
+    case RCUPROF_OPTS_OK:
+        break;
+    case RCUPROF_OPTS_STOP:
+        if (res.row->ch == 'V') {
             printf("%s\n", rcuprof_build_json);
             exit(0);
-        case 'h':
-            usage(stdout);
-            exit(0);
-        default:
-            if (optopt > 0 && optopt < 128 && strchr(shortopts, optopt) != NULL)
-                rcuprof_stress_error("usage", "option -%c needs a value: see --help",
-                                     optopt);
-            else
-                rcuprof_stress_error("usage", "unknown option '%s': see --help",
-                                     argv[optind - 1]);
-            return RCUPROF_EXIT_USAGE;
         }
-    }
-    if (optind < argc) {
-        rcuprof_stress_error("usage", "unexpected argument '%s': see --help",
-                             argv[optind]);
+        usage(stdout);
+        exit(0);
+    case RCUPROF_OPTS_MISSING:
+        rcuprof_stress_error("usage", "option -%c needs a value: see --help",
+                             res.row->ch);
+        return RCUPROF_EXIT_USAGE;
+    case RCUPROF_OPTS_BAD:
+        rcuprof_stress_error("usage", "%s", res.msg);
+        return RCUPROF_EXIT_USAGE;
+    default:
+        rcuprof_stress_error("usage", "unknown option '%s': see --help",
+                             res.arg);
         return RCUPROF_EXIT_USAGE;
     }
+    if (res.first_arg < argc) {
+        rcuprof_stress_error("usage", "unexpected argument '%s': see --help",
+                             argv[res.first_arg]);
+        return RCUPROF_EXIT_USAGE;
+    }
+    c->libctx_set = seen[rcuprof_opts_find(driver_rows, DRIVER_NROWS,
+                                           "libctx") - driver_rows];
     return 0;
 }
 
@@ -375,7 +275,8 @@ static void workload_teardown(struct rcuprof_run *run)
  * Unknown or unencodable events are bad input; no PMU only fails the run
  * with --require-hw.
  */
-static int open_counters(struct rcuprof_run *run, struct rcuprof_counters **ctr)
+static int open_counters(struct rcuprof_run *run, struct rcuprof_counters **ctr,
+                         struct rcuprof_counters_tool *tool)
 {
     char err[512];
     int rc;
@@ -405,8 +306,8 @@ static int open_counters(struct rcuprof_run *run, struct rcuprof_counters **ctr)
         rcuprof_stress_error("system", "%s", err);
         return RCUPROF_EXIT_SYSTEM;
     }
-    rcuprof_counters_hooks_attach(*ctr);
-    run->hooks[run->nhooks++] = &rcuprof_counters_hooks;
+    rcuprof_counters_tool_init(tool, *ctr);
+    rcuprof_run_add_tool(run, &tool->tool);
     return 0;
 }
 
@@ -414,11 +315,11 @@ static int open_counters(struct rcuprof_run *run, struct rcuprof_counters **ctr)
  * --sample on: every worker (through the hooks) and every churn writer
  * (churn.c opens its own) samples its window.
  */
-static int open_sampler(struct rcuprof_run *run, struct rcuprof_sampler **smp)
+static int open_sampler(struct rcuprof_run *run, struct rcuprof_sampler **smp,
+                        struct rcuprof_sampler_tool *tool)
 {
     struct rcuprof_sampler_config sc;
-    unsigned writers = run->cfg.writers != 0 ? run->cfg.writers
-                       : run->cfg.write_rate != 0 ? 1 : 0;
+    unsigned writers = run->view.writers;
     char err[512];
     int rc;
 
@@ -439,9 +340,8 @@ static int open_sampler(struct rcuprof_run *run, struct rcuprof_sampler **smp)
         rcuprof_stress_error("setup", "--sample: %s", err);
         return RCUPROF_EXIT_SETUP;
     }
-    rcuprof_sampler_hooks_attach(*smp);
-    run->hooks[run->nhooks++] = &rcuprof_sampler_hooks;
-    run->sampler = *smp;
+    rcuprof_sampler_tool_init(tool, *smp);
+    rcuprof_run_add_tool(run, &tool->tool);
     return 0;
 }
 
@@ -613,179 +513,264 @@ static json_t *threads_json(const struct rcuprof_run *run)
     return a;
 }
 
-int main(int argc, char **argv)
-{
+/* One measurement: the run and everything set up for it. */
+struct driver {
     struct rcuprof_run run;
-    json_t *out, *build, *errors, *members[8] = { 0 }, *rj;
-    hwloc_topology_t topo = NULL;
-    hwloc_bitmap_t allowed = NULL;
-    struct rcuprof_placement_plan *plan = NULL;
-    int rtt_cpu[2] = { -1, -1 };
-    double rtt[2] = { -1, -1 };
+    json_t *build;              /* the build member */
+    hwloc_topology_t topo;
+    hwloc_bitmap_t allowed;
+    struct rcuprof_placement_plan *plan;
+    int workload_up;            /* setup ran: teardown is due */
+    struct rcuprof_counters *ctr;
+    struct rcuprof_counters_tool ctr_tool;
+    struct rcuprof_sampler *smp;
+    struct rcuprof_sampler_tool smp_tool;
+    struct rcuprof_churn *churn;
+#ifdef RCUPROF_HAVE_PROBES
+    struct rcuprof_probe_readout *probes;
+#endif
+    /* The measurement around the harness's window. */
+    int rtt_cpu[2];
+    double rtt[2];
     int64_t steal0, steal1;
-    struct rcuprof_counters *ctr = NULL;
-    struct rcuprof_sampler *smp = NULL;
-    json_error_t jerr;
-    char err[512] = "";
-    uint64_t ops, cpu;
-    unsigned h;
-    int rc;
+};
 
-    memset(&run, 0, sizeof(run));
-    rc = set_defaults_and_parse(&run.cfg, argc, argv);
+static void driver_free(struct driver *d)
+{
+    rcuprof_churn_stop(d->churn);
+    if (d->workload_up)
+        workload_teardown(&d->run);
+    rcuprof_churn_free(d->churn);
+    rcuprof_counters_free(d->ctr);
+    rcuprof_sampler_free(d->smp);
+#ifdef RCUPROF_HAVE_PROBES
+    rcuprof_probe_readout_free(d->probes);
+#endif
+    rcuprof_placement_plan_free(d->plan);
+    if (d->allowed != NULL)
+        hwloc_bitmap_free(d->allowed);
+    if (d->topo != NULL)
+        hwloc_topology_destroy(d->topo);
+    json_decref(d->build);
+}
+
+/* Parse and check the options against the workload; 0 or the exit code. */
+static int driver_parse(struct driver *d, int argc, char **argv)
+{
+    struct rcuprof_run *run = &d->run;
+    int rc = parse_options(&run->cfg, argc, argv);
+
     if (rc != 0)
         return rc;
-    run.workload = rcuprof_workload_find(run.cfg.workload);
-    if (run.workload->fixed_threads != 0
-        && run.cfg.threads != run.workload->fixed_threads) {
+    run->view.threads = run->cfg.threads;
+    run->view.writers = run->cfg.writers != 0 ? run->cfg.writers
+                        : run->cfg.write_rate != 0 ? 1 : 0;
+    run->workload = rcuprof_workload_find(run->cfg.workload);
+    if (run->workload->fixed_threads != 0
+        && run->cfg.threads != run->workload->fixed_threads) {
         rcuprof_stress_error("usage", "--workload %s runs at exactly %u threads: pass --threads %u",
-                             run.workload->name, run.workload->fixed_threads,
-                             run.workload->fixed_threads);
+                             run->workload->name, run->workload->fixed_threads,
+                             run->workload->fixed_threads);
         return RCUPROF_EXIT_USAGE;
     }
-    if (run.cfg.compat != 0 && run.cfg.ops != 0) {
+    if (run->cfg.compat != 0 && run->cfg.ops != 0) {
         rcuprof_stress_error("usage", "--compat runs for --duration-ms, as perftools does: drop --ops");
         return RCUPROF_EXIT_USAGE;
     }
+    return 0;
+}
 
-    build = json_loads(rcuprof_build_json, 0, &jerr);
-    if (build == NULL) {
+/* The build member: the embedded record plus what only the run knows. */
+static int driver_build(struct driver *d)
+{
+    json_error_t jerr;
+
+    d->build = json_loads(rcuprof_build_json, 0, &jerr);
+    if (d->build == NULL) {
         rcuprof_stress_error("internal", "embedded build info is not JSON: %s",
                              jerr.text);
         return RCUPROF_EXIT_SYSTEM;
     }
-    json_object_set_new(build, "runtime_version",
+    json_object_set_new(d->build, "runtime_version",
                         json_string(OpenSSL_version(OPENSSL_VERSION)));
-    json_object_set_new(build, "driver_protocol",
+    json_object_set_new(d->build, "driver_protocol",
                         json_integer(RCUPROF_DRIVER_PROTOCOL));
-    json_object_set_new(build, "rcuprof_revision",
+    json_object_set_new(d->build, "rcuprof_revision",
                         json_string(RCUPROF_GIT_REVISION));
+    return 0;
+}
 
-    if (rcuprof_store_configure(&run, err, sizeof(err)) != 0) {
+/*
+ * Set up, in this order: the store's settings, the placement plan, the
+ * workload, the counters, the probe layer (before any writer or worker
+ * starts: its switch, K, its own cost), the sampler, the churn writers.
+ * 0 or the exit code (message printed).
+ */
+static int driver_setup(struct driver *d)
+{
+    struct rcuprof_run *run = &d->run;
+    char err[512] = "";
+    int rc;
+
+    if (rcuprof_store_configure(run, err, sizeof(err)) != 0) {
         rcuprof_stress_error("usage", "%s", err);
-        json_decref(build);
         return RCUPROF_EXIT_USAGE;
     }
-    rc = make_plan(&run, &topo, &allowed, &plan);
-    if (rc != 0) {
-        json_decref(build);
+    if ((rc = make_plan(run, &d->topo, &d->allowed, &d->plan)) != 0)
         return rc;
-    }
-    run.plan = plan;
-
-    rc = run.workload->setup != NULL
-         ? run.workload->setup(&run, err, sizeof(err)) : 0;
+    run->plan = d->plan;
+    d->workload_up = 1;
+    rc = run->workload->setup != NULL
+         ? run->workload->setup(run, err, sizeof(err)) : 0;
     if (rc != 0) {
         rcuprof_stress_error(rc == RCUPROF_EXIT_USAGE ? "usage" : "setup",
                              "%s", err);
-        workload_teardown(&run);
-        json_decref(build);
         return rc;
     }
-
-    rc = open_counters(&run, &ctr);
-    if (rc != 0) {
-        workload_teardown(&run);
-        json_decref(build);
+    if ((rc = open_counters(run, &d->ctr, &d->ctr_tool)) != 0)
         return rc;
-    }
-
 #ifdef RCUPROF_HAVE_PROBES
-    /* Before any writer or worker starts: switch, K, the layer's own cost. */
-    if (rcuprof_probe_readout_setup(&run, probes_on, probe_every, err,
-                                    sizeof(err)) != 0) {
+    if (rcuprof_probe_readout_setup(&d->probes, run->cfg.threads,
+                                    run->cfg.probes, run->cfg.probe_every,
+                                    err, sizeof(err)) != 0) {
         rcuprof_stress_error("system", "%s", err);
-        rcuprof_counters_free(ctr);
-        workload_teardown(&run);
-        json_decref(build);
         return RCUPROF_EXIT_SYSTEM;
     }
+    /* The store the summary names: the workload's own lib ctx where it
+     * says which (fetch), else the default one unless it makes its own. */
+    if (run->workload->churn_libctx != NULL)
+        rcuprof_probe_readout_measures(d->probes,
+                                       run->workload->churn_libctx(run), 1);
+    else
+        rcuprof_probe_readout_measures(d->probes, NULL, !run->cfg.own_libctx);
+    rcuprof_run_add_tool(run, rcuprof_probe_readout_tool(d->probes));
 #endif
-    rc = open_sampler(&run, &smp);
-    if (rc != 0) {
-        rcuprof_counters_free(ctr);
-        workload_teardown(&run);
-        json_decref(build);
+    if ((rc = open_sampler(run, &d->smp, &d->smp_tool)) != 0)
         return rc;
-    }
-
-    rc = rcuprof_churn_start(&run, err, sizeof(err));
+    rc = rcuprof_churn_start(run, &d->churn, err, sizeof(err));
     if (rc != 0) {
         rcuprof_stress_error(rc == RCUPROF_EXIT_USAGE ? "usage" : "system",
                              "%s", err);
-        rcuprof_churn_stop(&run);
-        workload_teardown(&run);
-        json_decref(build);
         return rc;
     }
-    pick_rtt_cpus(&run, plan, allowed, rtt_cpu);
-    if (run.cfg.rtt && rtt_cpu[1] >= 0)
-        rtt[0] = rcuprof_line_rtt_ns(rtt_cpu[0], rtt_cpu[1], 20000);
-    steal0 = rcuprof_steal_ticks();
+    return 0;
+}
 
-    rc = rcuprof_harness_run(&run);
+/*
+ * Measure: the line round trip and the steal counter before, the
+ * harness's run, then the writers stopped, the steal counter and the
+ * round trip after.  0 or the exit code (message printed).
+ */
+static int driver_measure(struct driver *d)
+{
+    struct rcuprof_run *run = &d->run;
+    int rc;
 
-    steal1 = rcuprof_steal_ticks();
-    rcuprof_churn_stop(&run);
-    if (rc == 0 && run.cfg.rtt && rtt_cpu[1] >= 0)
-        rtt[1] = rcuprof_line_rtt_ns(rtt_cpu[0], rtt_cpu[1], 20000);
-    if (rc != 0) {
+    d->rtt[0] = d->rtt[1] = -1;
+    pick_rtt_cpus(run, d->plan, d->allowed, d->rtt_cpu);
+    if (run->cfg.rtt && d->rtt_cpu[1] >= 0)
+        d->rtt[0] = rcuprof_line_rtt_ns(d->rtt_cpu[0], d->rtt_cpu[1], 20000);
+    d->steal0 = rcuprof_steal_ticks();
+
+    rc = rcuprof_harness_run(run);
+
+    d->steal1 = rcuprof_steal_ticks();
+    rcuprof_churn_stop(d->churn);
+    if (rc == 0 && run->cfg.rtt && d->rtt_cpu[1] >= 0)
+        d->rtt[1] = rcuprof_line_rtt_ns(d->rtt_cpu[0], d->rtt_cpu[1], 20000);
+    if (rc != 0)
         rcuprof_stress_error(rc == RCUPROF_EXIT_RUN ? "run" : "system",
-                             "%s", run.error);
-        workload_teardown(&run);
-        json_decref(build);
-        return rc;
-    }
+                             "%s", run->error);
+    return rc;
+}
 
-    errors = json_array();
-    out = json_pack("{s:s, s:o, s:o, s:o, s:o}",
-                    "schema", "rcuprof-run/1",
-                    "build", build,
-                    "env", rcuprof_env_json(&run),
-                    "run", rj = run_json(&run, &ops, &cpu),
-                    "threads", threads_json(&run));
-    json_object_set_new(rj, "placement", rcuprof_placement_plan_to_json(plan));
-    json_object_set_new(rj, "harness", rcuprof_harness_json(&run));
-    json_object_set_new(rj, "warmup_actual_ns", json_integer((json_int_t)run.warmup_ns));
-    {
-        unsigned i, idle = 0;
+/* The run member's figures beside the harness's. */
+static void run_member_rest(struct driver *d, json_t *rj, uint64_t ops)
+{
+    struct rcuprof_run *run = &d->run;
+    unsigned i, idle = 0;
 
-        for (i = 0; i < run.cfg.threads; i++)
-            idle += run.slots[i].ops == 0;
-        json_object_set_new(rj, "idle_workers", json_integer(idle));
-    }
+    json_object_set_new(rj, "placement",
+                        rcuprof_placement_plan_to_json(d->plan));
+    json_object_set_new(rj, "harness", rcuprof_harness_json(run));
+    json_object_set_new(rj, "warmup_actual_ns",
+                        json_integer((json_int_t)run->warmup_ns));
+    for (i = 0; i < run->cfg.threads; i++)
+        idle += run->slots[i].ops == 0;
+    json_object_set_new(rj, "idle_workers", json_integer(idle));
     json_object_set_new(rj, "store", rcuprof_store_json());
-    json_object_set_new(rj, "churn", rcuprof_churn_json(&run));
-    json_object_set_new(rj, "line_rtt", rtt_cpu[1] < 0 || !run.cfg.rtt ? json_null()
-        : json_pack("{s:[i,i], s:o, s:o}", "cpus", rtt_cpu[0], rtt_cpu[1],
-                    "before_ns", rtt[0] >= 0 ? json_real(rtt[0]) : json_null(),
-                    "after_ns", rtt[1] >= 0 ? json_real(rtt[1]) : json_null()));
-    json_object_set_new(rj, "steal_ms", steal0 >= 0 && steal1 >= steal0
-        ? json_real((double)(steal1 - steal0) * 1000.0 / (double)sysconf(_SC_CLK_TCK))
+    json_object_set_new(rj, "churn", rcuprof_churn_json(d->churn));
+    json_object_set_new(rj, "line_rtt", d->rtt_cpu[1] < 0 || !run->cfg.rtt
+        ? json_null()
+        : json_pack("{s:[i,i], s:o, s:o}", "cpus", d->rtt_cpu[0],
+                    d->rtt_cpu[1],
+                    "before_ns", d->rtt[0] >= 0 ? json_real(d->rtt[0])
+                                                : json_null(),
+                    "after_ns", d->rtt[1] >= 0 ? json_real(d->rtt[1])
+                                               : json_null()));
+    json_object_set_new(rj, "steal_ms", d->steal0 >= 0 && d->steal1 >= d->steal0
+        ? json_real((double)(d->steal1 - d->steal0) * 1000.0
+                    / (double)sysconf(_SC_CLK_TCK))
         : json_null());
-    json_object_set_new(rj, "sched", sched_json(&run, ops));
-    for (h = 0; h < run.nhooks; h++)
-        members[h] = run.hooks[h]->to_json(&run);
+    json_object_set_new(rj, "sched", sched_json(run, ops));
+}
+
+/* The result (rcuprof-run/1): the driver's members, then each tool's. */
+static json_t *driver_result(struct driver *d)
+{
+    struct rcuprof_run *run = &d->run;
+    json_t *out, *rj, *members[RCUPROF_TOOLS_MAX] = { 0 };
+    uint64_t ops, cpu;
+    unsigned h;
+
+    out = json_pack("{s:s, s:O, s:o, s:o, s:o}",
+                    "schema", "rcuprof-run/1",
+                    "build", d->build,
+                    "env", rcuprof_env_json(run),
+                    "run", rj = run_json(run, &ops, &cpu),
+                    "threads", threads_json(run));
+    if (out == NULL)
+        return NULL;
+    run_member_rest(d, rj, ops);
+    for (h = 0; h < run->ntools; h++)
+        if (run->tools[h]->member != NULL && run->tools[h]->to_json != NULL)
+            members[h] = run->tools[h]->to_json(run->tools[h], &run->view);
     /* A member no module collected is null, never zeros. */
     json_object_set_new(out, "probes", json_null());
     json_object_set_new(out, "counters", json_null());
     json_object_set_new(out, "samples", json_null());
-    for (h = 0; h < run.nhooks; h++)
-        json_object_set_new(out, run.hooks[h]->member,
-                            members[h] != NULL ? members[h] : json_null());
-    json_object_set_new(out, "errors", errors);
+    for (h = 0; h < run->ntools; h++)
+        if (run->tools[h]->member != NULL)
+            json_object_set_new(out, run->tools[h]->member,
+                                members[h] != NULL ? members[h]
+                                                   : json_null());
+    json_object_set_new(out, "errors", json_array());
+    return out;
+}
 
-    if (json_dumpf(out, stdout, JSON_COMPACT) != 0 || fputc('\n', stdout) == EOF
-        || fflush(stdout) != 0) {
-        rcuprof_stress_error("system", "cannot write the result to stdout");
-        rc = RCUPROF_EXIT_SYSTEM;
+int main(int argc, char **argv)
+{
+    struct driver d;
+    json_t *out;
+    int rc;
+
+    memset(&d, 0, sizeof(d));
+    rc = driver_parse(&d, argc, argv);
+    if (rc == 0)
+        rc = driver_build(&d);
+    if (rc == 0)
+        rc = driver_setup(&d);
+    if (rc == 0)
+        rc = driver_measure(&d);
+    if (rc == 0) {
+        out = driver_result(&d);
+        if (out == NULL || json_dumpf(out, stdout, JSON_COMPACT) != 0
+            || fputc('\n', stdout) == EOF || fflush(stdout) != 0) {
+            rcuprof_stress_error("system", "cannot write the result to stdout");
+            rc = RCUPROF_EXIT_SYSTEM;
+        }
+        json_decref(out);
     }
-    json_decref(out);
-    workload_teardown(&run);
-    rcuprof_counters_free(ctr);
-    rcuprof_sampler_free(smp);
-    rcuprof_placement_plan_free(plan);
-    hwloc_bitmap_free(allowed);
-    hwloc_topology_destroy(topo);
+    driver_free(&d);
     return rc;
 }

@@ -76,14 +76,6 @@ struct rtt_line {
     int cpu;
 };
 
-static uint64_t mono_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static int pin_self(int cpu)
 {
     cpu_set_t set;
@@ -135,7 +127,7 @@ double rcuprof_line_rtt_ns(int cpu_a, int cpu_b, unsigned iters)
     }
     if (pthread_create(&th, NULL, rtt_helper, l) != 0)
         goto out;
-    t0 = mono_ns();
+    t0 = rcuprof_time_mono_ns();
     limit = t0 + 2000000000ull;     /* a stuck helper costs 2 s, not a hang */
     for (i = 0; i < iters; i++) {
         uint64_t want = 2 * i + 2;
@@ -144,14 +136,14 @@ double rcuprof_line_rtt_ns(int cpu_a, int cpu_b, unsigned iters)
         atomic_store_explicit(&l->seq, want - 1, memory_order_release);
         while (atomic_load_explicit(&l->seq, memory_order_acquire) != want) {
             if (atomic_load_explicit(&l->abort, memory_order_relaxed)
-                || ((++spins & 0xffff) == 0 && mono_ns() > limit)) {
+                || ((++spins & 0xffff) == 0 && rcuprof_time_mono_ns() > limit)) {
                 atomic_store(&l->abort, 1);
                 pthread_join(th, NULL);
                 goto out;
             }
         }
     }
-    t1 = mono_ns();
+    t1 = rcuprof_time_mono_ns();
     pthread_join(th, NULL);
     res = (double)(t1 - t0) / iters;
  out:

@@ -12,11 +12,16 @@
 
 # include <stdint.h>
 # include <stddef.h>
+# include <stdatomic.h>
 # include <pthread.h>
 # include <jansson.h>
 
-# define RCUPROF_MAX_THREADS 1024
-# define RCUPROF_CACHELINE 64
+# include "rcuprof_hooks.h"
+# include "rcuprof_util.h"
+
+/* OpenSSL's types, by their tags: this header needs no OpenSSL header. */
+struct ossl_lib_ctx_st;         /* OSSL_LIB_CTX */
+struct rcu_lock_st;             /* CRYPTO_RCU_LOCK (internal/rcu.h) */
 
 /* Exit codes of the driver (docs/interfaces.md, "Driver protocol"). */
 enum rcuprof_exit {
@@ -34,6 +39,7 @@ enum rcuprof_exit {
 # define RCUPROF_COMPAT_UNPADDED       0x8  /* counts[id]++ in one array */
 # define RCUPROF_COMPAT_PERFTOOLS      0xf
 
+/* The driver's options: one field per row of src/common/rcuprof_opts.def. */
 struct rcuprof_config {
     unsigned threads;
     uint64_t duration_ms;
@@ -63,6 +69,8 @@ struct rcuprof_config {
     int reclaim_bytes_set;
     uint64_t reclaim_age_ms;    /* --reclaim-age-ms, if reclaim_age_ms_set */
     int reclaim_age_ms_set;
+    int probes;                 /* --probes on (probes/probe_readout.c) */
+    unsigned probe_every;       /* --probe-every K */
 };
 
 /*
@@ -92,23 +100,6 @@ struct rcuprof_worker {
     struct rcuprof_run *run;
     struct rcuprof_slot *slot;
     void *workload_state;       /* per-thread state of the workload */
-    void *hook_state[8];        /* one per registered hook module */
-};
-
-/*
- * Worker hook points (docs/interfaces.md, "Worker hook points"): counters,
- * the sampler and the probe readout open, start and read here.  Every
- * callback runs on the worker's own thread; a non-zero return fails the run
- * with the message the hook put in errbuf.  to_json runs on the main thread
- * after join and returns the hook's top-level member (or NULL for null).
- */
-struct rcuprof_hooks {
-    const char *member;         /* top-level JSON member it owns */
-    int (*after_pin)(struct rcuprof_worker *w, char *errbuf, size_t n);
-    int (*before_barrier)(struct rcuprof_worker *w, char *errbuf, size_t n);
-    void (*window_start)(struct rcuprof_worker *w);
-    void (*window_end)(struct rcuprof_worker *w);
-    json_t *(*to_json)(struct rcuprof_run *run);
 };
 
 /* A workload: set up once, then op() in a loop on every worker. */
@@ -129,24 +120,35 @@ struct rcuprof_workload {
     void (*thread_done)(struct rcuprof_worker *w);
     json_t *(*describe)(struct rcuprof_run *run);
     void (*teardown)(struct rcuprof_run *run);
+    /*
+     * What write churn (churn.c) acts on; NULL where the workload takes
+     * no writers.  The fetch workload: its lib ctx, and one fetch of its
+     * first item with another property query (0, or -1 with a message).
+     * The rcu baseline: its lock, for the writers' synchronize.
+     */
+    struct ossl_lib_ctx_st *(*churn_libctx)(const struct rcuprof_run *run);
+    int (*churn_fetch)(const struct rcuprof_run *run, const char *propq,
+                       char *err, size_t n);
+    struct rcu_lock_st *(*churn_rcu_lock)(const struct rcuprof_run *run);
 };
 
 struct rcuprof_placement_plan;
-struct rcuprof_sampler;
 
 struct rcuprof_run {
     struct rcuprof_config cfg;
     const struct rcuprof_workload *workload;
     void *workload_state;
-    const struct rcuprof_hooks *hooks[8];
-    unsigned nhooks;
+    /* Registered tools (rcuprof_hooks.h), called in this order. */
+    struct rcuprof_tool *tools[RCUPROF_TOOLS_MAX];
+    unsigned ntools;
+    struct rcuprof_run_view view;       /* what the tools see */
     const struct rcuprof_placement_plan *plan;  /* read-only, shared */
 
     struct rcuprof_worker *workers;
     struct rcuprof_slot *slots;
-
-    void *churn_state;          /* churn.c */
-    struct rcuprof_sampler *sampler;    /* --sample: writers open theirs */
+    uint64_t *ops;              /* after join: slots[i].ops (view.ops) */
+    /* Set by the harness: non-zero once workers must leave. */
+    const _Atomic int *stopping;
 
     /* Harness results. */
     uint64_t wall_ns;           /* main thread: window open to last close */
@@ -156,25 +158,37 @@ struct rcuprof_run {
     unsigned failed_thread;
 };
 
+/* Non-zero once workers must leave (for ops that wait on each other). */
+static inline int rcuprof_run_stopping(const struct rcuprof_run *run)
+{
+    return run->stopping != NULL
+           && atomic_load_explicit(run->stopping, memory_order_relaxed);
+}
+
+/* Register a tool; -1 when RCUPROF_TOOLS_MAX are already registered. */
+int rcuprof_run_add_tool(struct rcuprof_run *run, struct rcuprof_tool *tool);
+
 /* harness.c */
 int rcuprof_harness_run(struct rcuprof_run *run);
-/* Non-zero once workers must leave (for ops that wait on each other). */
-int rcuprof_harness_stopping(void);
 json_t *rcuprof_harness_json(const struct rcuprof_run *run);
-
-/* workloads.c: the registry behind --workload. */
-const struct rcuprof_workload *rcuprof_workload_find(const char *name);
-const char *rcuprof_workload_names(void);
 
 /* store.c: the variant's method store and its run-time settings. */
 int rcuprof_store_configure(const struct rcuprof_run *run, char *err, size_t n);
 json_t *rcuprof_store_json(void);
 
-/* churn.c: writer threads (--writers, --write-rate, --churn). */
-int rcuprof_churn_start(struct rcuprof_run *run, char *errbuf, size_t n);
-void rcuprof_churn_window(struct rcuprof_run *run, int open);
-void rcuprof_churn_stop(struct rcuprof_run *run);
-json_t *rcuprof_churn_json(const struct rcuprof_run *run);
+/*
+ * churn.c: writer threads (--writers, --write-rate, --churn).  _start
+ * checks --churn against the workload, starts the writers (no writers
+ * asked: *out stays NULL) and registers churn's tool, whose run_window
+ * counts the writes inside the window.  _stop joins the writers; _json is
+ * run.churn (null without writers); _free after both.
+ */
+struct rcuprof_churn;
+int rcuprof_churn_start(struct rcuprof_run *run, struct rcuprof_churn **out,
+                        char *errbuf, size_t n);
+void rcuprof_churn_stop(struct rcuprof_churn *c);
+json_t *rcuprof_churn_json(const struct rcuprof_churn *c);
+void rcuprof_churn_free(struct rcuprof_churn *c);
 
 /* sched.c: per-thread scheduler figures, steal, line round trip. */
 struct rcuprof_sched_sample {
@@ -184,9 +198,6 @@ void rcuprof_sched_sample_self(struct rcuprof_sched_sample *s);
 int64_t rcuprof_steal_ticks(void);
 /* Round trip of one cache line between CPUs a and b, in ns (-1: cannot). */
 double rcuprof_line_rtt_ns(int cpu_a, int cpu_b, unsigned iters);
-
-/* fetch.c */
-extern const struct rcuprof_workload rcuprof_workload_fetch;
 
 /* env.c */
 json_t *rcuprof_env_json(const struct rcuprof_run *run);

@@ -124,6 +124,20 @@ rows = [json.loads(l) for l in open('$TMP/s4/results.jsonl')][1:]
 st = {r['variant']: r['status'] for r in rows}
 assert st == {'$B': 'timeout', '$A': 'ok'}, st
 " && pass "a hung run is killed, recorded as timeout, and the sweep goes on" || fail "timeout record"
+# A driver result that is not a measurement (no op in the window): the
+# point is failed with the decoder's reason, its result kept (one rule for a
+# bad value: analysis/record.h).
+printf '#!/bin/sh\necho "{\\"schema\\":\\"rcuprof-run/1\\",\\"run\\":{\\"threads\\":1,\\"wall_ns_per_op\\":null,\\"cpu_ns_per_op\\":null}}"\n' > "$fake/rcuprof-stress-$B"
+RCUPROF_BINDIR=$fake "$fake/rcuprof" sweep --variants "$A","$B" --threads 1 --reps 1 "${RUN[@]}" --out "$TMP/s6" >/dev/null 2>&1
+rc=$?
+"$PY" -c "
+import json
+rows = [json.loads(l) for l in open('$TMP/s6/results.jsonl')][1:]
+st = {r['variant']: r for r in rows}
+b = st['$B']
+assert b['status'] == 'failed' and 'not a measurement' in b['message'] and 'run.wall_ns_per_op' in b['message'] and b['result'] is not None, b
+assert st['$A']['status'] == 'ok'
+" && [ "$rc" -eq 1 ] && pass "a result that is not a measurement is a failed point, with the reason" || fail "invalid result record (exit $rc)"
 # A failing fetch in the real driver (exit 4): failed, with the driver's message.
 RCUPROF_INJECT_FETCH_FAILURE=1 "$RCUPROF" sweep --variants "$A" --threads 1 --reps 1 "${RUN[@]}" --out "$TMP/s5" >/dev/null 2>&1
 "$PY" -c "
@@ -175,7 +189,25 @@ expect_error 2 "cannot read" "$RCUPROF" compare "$TMP/missing.jsonl"
 expect_error 2 "--baseline 'nope'" "$RCUPROF" compare "$TMP/s1/results.jsonl" --baseline nope
 expect_error 2 "--format" "$RCUPROF" compare "$TMP/s1/results.jsonl" --format xml
 expect_error 2 "--metric" "$RCUPROF" compare "$TMP/s1/results.jsonl" --metric ops
-expect_error 2 "needs two" "$RCUPROF" compare "$TMP/s5/results.jsonl"
+# s5's only point failed: nothing to report, one variant or several.
+expect_error 2 "no successful run" "$RCUPROF" compare "$TMP/s5/results.jsonl"
+expect_error 2 "--scaling takes --format md or json" "$RCUPROF" compare "$TMP/s1/results.jsonl" --scaling --format csv
+# --scaling: the comparison unchanged, then each variant's scaling report.
+"$RCUPROF" compare "$TMP/s1/results.jsonl" > "$TMP/c1.md" 2>/dev/null
+"$RCUPROF" compare "$TMP/s1/results.jsonl" --scaling > "$TMP/c1s.md" 2>/dev/null
+if [ "$(head -c "$(wc -c < "$TMP/c1.md")" "$TMP/c1s.md")" = "$(cat "$TMP/c1.md")" ] \
+   && grep -q "^## Scaling of each variant" "$TMP/c1s.md" \
+   && grep -q "^### $A" "$TMP/c1s.md" && grep -q "^### $B" "$TMP/c1s.md"; then
+    pass "compare --scaling: the comparison, then a scaling report per variant"
+else
+    fail "compare --scaling: $(tail -5 "$TMP/c1s.md")"
+fi
+"$RCUPROF" compare "$TMP/s1/results.jsonl" --scaling --format json | "$PY" -c "
+import json, sys
+d = json.load(sys.stdin)
+assert d['schema'] == 'rcuprof-compare/1' and sorted(d['scaling']) == sorted(['$A', '$B']), d.keys()
+assert [r['threads'] for r in d['scaling']['$A']['rows']] == [1, 2]
+" && pass "compare --scaling --format json: member scaling" || fail "compare --scaling json"
 
 # --- report ---
 if "$RCUPROF" report "$TMP/s2/results.jsonl" --out "$TMP/rep" >/dev/null 2>"$TMP/rep.err"; then
@@ -187,6 +219,16 @@ for f in results.md results.csv results.json plots.gp; do
     [ -s "$TMP/rep/$f" ] && pass "report wrote $f" || fail "report: no $f"
 done
 cmp -s "$TMP/rep/results.md" "$TMP/c.md" && pass "results.md is compare's table" || fail "results.md differs from compare"
+for f in scaling.md scaling.csv; do
+    [ -s "$TMP/rep/$f" ] && pass "report wrote $f" || fail "report: no $f"
+done
+grep -q "^Scaling of $A:" "$TMP/rep/scaling.md" && grep -q "^Scaling of $B:" "$TMP/rep/scaling.md" \
+    && pass "scaling.md: a scaling report per variant" || fail "scaling.md per variant"
+"$PY" -c "
+import json
+d = json.load(open('$TMP/rep/results.json'))
+assert sorted(d['scaling']) == sorted(['$A', '$B']) and d['scaling']['$A']['rows'][0]['eff_first'] == 1, d['scaling']
+" && pass "results.json: each variant's scaling beside the comparison" || fail "results.json scaling"
 "$PY" -c "
 import json
 d = json.load(open('$TMP/rep/results.json'))
@@ -199,6 +241,8 @@ if command -v gnuplot >/dev/null; then
             && pass "$f is a PNG" || fail "$f is not a PNG"
     done
     grep -q "<svg" "$TMP/rep/cost.svg" && pass "cost.svg" || fail "cost.svg"
+    [ "$(head -c 8 "$TMP/rep/efficiency.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] \
+        && pass "efficiency.png is a PNG" || fail "efficiency.png is not a PNG"
     # Results from variants with the probe layer also get the probe plot.
     if "$PY" -c "
 import json, sys
@@ -221,6 +265,43 @@ if [ "$rc" -eq 0 ] && [ "$(grep -c . "$TMP/rep2.err")" -eq 1 ] && grep -q "gnupl
     pass "no gnuplot: one line, tables written"
 else
     fail "no gnuplot: rc $rc, $(cat "$TMP/rep2.err")"
+fi
+# --- One build: its scaling report, from compare and report. ---
+"$RCUPROF" sweep --variants "$A" --threads 1,2 --reps 3 "${RUN[@]}" --out "$TMP/one" >/dev/null 2>&1 \
+    && pass "one-variant sweep ran" || fail "one-variant sweep"
+"$RCUPROF" compare "$TMP/one/results.jsonl" > "$TMP/one.md" 2>"$TMP/one.err" \
+    && grep -q "^Scaling of $A: wall time per op in usecs" "$TMP/one.md" \
+    && grep -qF "| threads | runs | usecs [interval] | M ops/s [interval] | efficiency vs 1 | step efficiency | dip or knee |" "$TMP/one.md" \
+    && grep -qE '^\| 1 \| 3 \| [0-9.]+ \[-?[0-9.]+, [0-9.]+\] \| [0-9.]+ \[-?[0-9.]+, [0-9.]+\] \| 1\.00 \| - \|' "$TMP/one.md" \
+    && grep -qE '^\| 2 \| 3 \| [0-9.]+ \[' "$TMP/one.md" \
+    && grep -q "^USL fit of the throughput" "$TMP/one.md" \
+    && pass "compare on one variant: its scaling table" || fail "compare one variant: $(cat "$TMP/one.err" "$TMP/one.md")"
+"$RCUPROF" compare "$TMP/one/results.jsonl" --format csv | "$PY" -c "
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+assert [int(r['threads']) for r in rows] == [1, 2] and all(r['variant'] == '$A' for r in rows), rows
+assert float(rows[0]['eff_first']) == 1 and rows[0]['eff_step'] == '' and float(rows[1]['eff_step']) > 0, rows
+" && pass "compare --format csv on one variant: the scaling rows" || fail "one-variant csv"
+"$RCUPROF" compare "$TMP/one/results.jsonl" --format json | "$PY" -c "
+import json, sys
+d = json.load(sys.stdin)
+assert d['schema'] == 'rcuprof-scaling/1' and d['variants'] == ['$A'], d
+v = d['scaling']['$A']
+assert [r['threads'] for r in v['rows']] == [1, 2] and v['usl']['fitted'] is False, v
+" && pass "compare --format json on one variant: rcuprof-scaling/1" || fail "one-variant json"
+expect_error 2 "--baseline 'nope'" "$RCUPROF" compare "$TMP/one/results.jsonl" --baseline nope
+if "$RCUPROF" report "$TMP/one/results.jsonl" --out "$TMP/onerep" >/dev/null 2>"$TMP/onerep.err"; then
+    pass "report on one variant ran"
+else
+    fail "report on one variant: $(cat "$TMP/onerep.err")"
+fi
+cmp -s "$TMP/onerep/results.md" "$TMP/one.md" && cmp -s "$TMP/onerep/scaling.md" "$TMP/one.md" \
+    && pass "one variant: results.md and scaling.md are compare's scaling table" || fail "one-variant report tables"
+if command -v gnuplot >/dev/null; then
+    for f in cost.png throughput.png efficiency.png; do
+        [ "$(head -c 8 "$TMP/onerep/$f" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] \
+            && pass "one variant: $f is a PNG" || fail "one variant: $f is not a PNG"
+    done
 fi
 # The USL fit on a synthetic sweep: 8 thread counts on 8 CPUs, throughput
 # from known coefficients (lambda 1e6, sigma 0.05, kappa 0.002) with a

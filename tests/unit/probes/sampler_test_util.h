@@ -16,6 +16,8 @@
 # include <cmocka.h>
 # include "rcuprof_sampler.h"
 # include "rcuprof_symbolize.h"
+# include "rcuprof_attribute.h"
+# include "rcuprof_report.h"
 
 # define SKIP_RC 77
 

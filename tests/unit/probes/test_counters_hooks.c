@@ -1,37 +1,38 @@
 /*
- * The counters as a stress-driver hook module: the harness's calls, made
- * on two worker threads of a fake run, produce the `counters` member with
- * per-thread values, sums and per-op figures.
+ * The counters as a tool of the stress driver's run: the harness's calls,
+ * made on two worker threads of a fake run view, produce the `counters`
+ * member with per-thread values, sums and per-op figures.  The tool keeps
+ * its state in its own context, so two of them could run side by side.
  */
 #include "counters_test_util.h"
 #include <pthread.h>
 #include <time.h>
-#include "stress.h"
 #include "rcuprof_counters_hooks.h"
 
-static struct rcuprof_run g_run;
-static _Alignas(RCUPROF_CACHELINE) struct rcuprof_slot g_slots[2];
-static struct rcuprof_worker g_workers[2];
+static struct rcuprof_counters_tool g_tool;
+static uint64_t g_ops[2];
+static struct rcuprof_run_view g_view = { 2, 0, NULL };
+static unsigned g_ids[2] = { 0, 1 };
 static int g_rc[2];
 static char g_err[2][256];
 
 static void *worker(void *arg)
 {
-    struct rcuprof_worker *w = arg;
-    const struct rcuprof_hooks *h = &rcuprof_counters_hooks;
+    unsigned id = *(unsigned *)arg;
+    struct rcuprof_tool *h = &g_tool.tool;
     struct timespec t0, t1;
 
-    g_rc[w->id] = h->after_pin(w, g_err[w->id], sizeof(g_err[w->id]));
-    if (g_rc[w->id] != 0)
+    g_rc[id] = h->after_pin(h, &g_view, id, g_err[id], sizeof(g_err[id]));
+    if (g_rc[id] != 0)
         return NULL;
-    h->window_start(w);
+    h->window_start(h, &g_view, id);
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
     do
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
     while ((t1.tv_sec - t0.tv_sec) * 1000000000L + t1.tv_nsec - t0.tv_nsec
            < 20000000L);
-    h->window_end(w);
-    w->slot->ops = 1000 * (w->id + 1);
+    h->window_end(h, &g_view, id);
+    g_ops[id] = 1000 * (id + 1);
     return NULL;
 }
 
@@ -43,32 +44,23 @@ static void test_hooks_run(void **state)
     json_t *j, *sum;
     unsigned i;
 
-    assert_string_equal(rcuprof_counters_hooks.member, "counters");
     assert_int_equal(rcuprof_counters_new(&c, "task-clock,context-switches",
                                           0, 2, err, sizeof(err)), 0);
     if (rcuprof_counters_nopen(c) == 0) {
         printf("SKIPPED: software events do not open here\n");
         exit(SKIP_RC);
     }
-    rcuprof_counters_hooks_attach(c);
-    g_run.cfg.threads = 2;
-    g_run.slots = g_slots;
-    g_run.workers = g_workers;
-    g_run.hooks[0] = &rcuprof_counters_hooks;
-    g_run.nhooks = 1;
-    for (i = 0; i < 2; i++) {
-        g_workers[i].id = i;
-        g_workers[i].run = &g_run;
-        g_workers[i].slot = &g_slots[i];
-        assert_int_equal(pthread_create(&t[i], NULL, worker, &g_workers[i]),
-                         0);
-    }
+    rcuprof_counters_tool_init(&g_tool, c);
+    assert_string_equal(g_tool.tool.member, "counters");
+    for (i = 0; i < 2; i++)
+        assert_int_equal(pthread_create(&t[i], NULL, worker, &g_ids[i]), 0);
     for (i = 0; i < 2; i++) {
         assert_int_equal(pthread_join(t[i], NULL), 0);
         if (g_rc[i] != 0)
             fail_msg("after_pin on %u: %s", i, g_err[i]);
     }
-    j = rcuprof_counters_hooks.to_json(&g_run);
+    g_view.ops = g_ops;         /* the workers are joined */
+    j = g_tool.tool.to_json(&g_tool.tool, &g_view);
     assert_non_null(j);
     assert_int_equal(json_array_size(json_object_get(j, "threads")), 2);
     sum = json_object_get(json_object_get(j, "sums"), "task-clock");
@@ -79,15 +71,19 @@ static void test_hooks_run(void **state)
     json_decref(j);
 
     /* A worker index outside the set fails the run with a message. */
-    g_workers[0].id = 7;
-    assert_int_not_equal(rcuprof_counters_hooks.after_pin(&g_workers[0], err,
-                                                          sizeof(err)), 0);
+    assert_int_not_equal(g_tool.tool.after_pin(&g_tool.tool, &g_view, 7, err,
+                                               sizeof(err)), 0);
     assert_non_null(strstr(err, "thread 7"));
 
-    rcuprof_counters_hooks_attach(NULL);
-    assert_null(rcuprof_counters_hooks.to_json(&g_run));
-    assert_int_equal(rcuprof_counters_hooks.after_pin(&g_workers[0], err,
-                                                      sizeof(err)), 0);
+    /* A tool without counters does nothing, and its member is null. */
+    {
+        struct rcuprof_counters_tool none;
+
+        rcuprof_counters_tool_init(&none, NULL);
+        assert_null(none.tool.to_json(&none.tool, &g_view));
+        assert_int_equal(none.tool.after_pin(&none.tool, &g_view, 7, err,
+                                             sizeof(err)), 0);
+    }
     rcuprof_counters_free(c);
 }
 

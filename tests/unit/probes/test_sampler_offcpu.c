@@ -1,5 +1,5 @@
 /*
- * Off-CPU accounting through the driver's hooks: on a fake run with two
+ * Off-CPU accounting through the driver's tool: on a fake run with two
  * workers, worker 0 spins 50 ms of CPU then sleeps 50 ms, four times (half
  * its window off the CPU); worker 1 spins.  The `samples` member must show
  * worker 0 with switch-outs and off-CPU time of the order of the 200 ms it
@@ -10,12 +10,12 @@
 #include "sampler_test_util.h"
 #include <pthread.h>
 #include <unistd.h>
-#include "stress.h"
 #include "rcuprof_sampler_hooks.h"
 
-static struct rcuprof_run g_run;
-static _Alignas(RCUPROF_CACHELINE) struct rcuprof_slot g_slots[2];
-static struct rcuprof_worker g_workers[2];
+static struct rcuprof_sampler_tool g_tool;
+static struct rcuprof_run_view g_view = { 2, 0, NULL };
+static unsigned g_ids[2] = { 0, 1 };
+static pid_t g_tid[2];
 static int g_rc[2];
 static char g_err[2][256];
 static volatile uint64_t g_sink;
@@ -39,16 +39,16 @@ __attribute__((noinline)) void sleep_ms(unsigned ms)
 
 static void *worker(void *arg)
 {
-    struct rcuprof_worker *w = arg;
-    const struct rcuprof_hooks *h = &rcuprof_sampler_hooks;
+    unsigned id = *(unsigned *)arg;
+    struct rcuprof_tool *h = &g_tool.tool;
     int i;
 
-    w->tid = gettid();
-    g_rc[w->id] = h->after_pin(w, g_err[w->id], sizeof(g_err[w->id]));
-    if (g_rc[w->id] != 0)
+    g_tid[id] = gettid();
+    g_rc[id] = h->after_pin(h, &g_view, id, g_err[id], sizeof(g_err[id]));
+    if (g_rc[id] != 0)
         return NULL;
-    h->window_start(w);
-    if (w->id == 0) {
+    h->window_start(h, &g_view, id);
+    if (id == 0) {
         for (i = 0; i < 4; i++) {
             spin_cpu_ms(50);
             sleep_ms(50);
@@ -56,8 +56,7 @@ static void *worker(void *arg)
     } else {
         spin_cpu_ms(200);
     }
-    h->window_end(w);
-    w->slot->ops = 1;
+    h->window_end(h, &g_view, id);
     return NULL;
 }
 
@@ -71,22 +70,12 @@ static void test_offcpu(void **state)
     unsigned i;
     int64_t off, win, blocked, preempted;
 
-    assert_string_equal(rcuprof_sampler_hooks.member, "samples");
     cfg.duration_ms = 500;
     s = sampler_or_skip(&cfg, 2);
-    rcuprof_sampler_hooks_attach(s);
-    g_run.cfg.threads = 2;
-    g_run.slots = g_slots;
-    g_run.workers = g_workers;
-    g_run.hooks[0] = &rcuprof_sampler_hooks;
-    g_run.nhooks = 1;
-    for (i = 0; i < 2; i++) {
-        g_workers[i].id = i;
-        g_workers[i].run = &g_run;
-        g_workers[i].slot = &g_slots[i];
-        assert_int_equal(pthread_create(&t[i], NULL, worker, &g_workers[i]),
-                         0);
-    }
+    rcuprof_sampler_tool_init(&g_tool, s);
+    assert_string_equal(g_tool.tool.member, "samples");
+    for (i = 0; i < 2; i++)
+        assert_int_equal(pthread_create(&t[i], NULL, worker, &g_ids[i]), 0);
     for (i = 0; i < 2; i++) {
         assert_int_equal(pthread_join(t[i], NULL), 0);
         if (g_rc[i] != 0) {
@@ -94,14 +83,14 @@ static void test_offcpu(void **state)
             exit(SKIP_RC);
         }
     }
-    j = rcuprof_sampler_hooks.to_json(&g_run);
+    j = g_tool.tool.to_json(&g_tool.tool, &g_view);
     assert_non_null(j);
     dump_json("threads", json_object_get(j, "threads"));
     dump_json("event", json_object_get(j, "event"));
     t0 = json_array_get(json_object_get(j, "threads"), 0);
     t1 = json_array_get(json_object_get(j, "threads"), 1);
     assert_int_equal(json_integer_value(json_object_get(t0, "tid")),
-                     g_workers[0].tid);
+                     g_tid[0]);
     off = json_integer_value(json_object_get(t0, "off_cpu_ns"));
     win = json_integer_value(json_object_get(t0, "window_end_ns"))
         - json_integer_value(json_object_get(t0, "window_start_ns"));
@@ -152,7 +141,6 @@ static void test_offcpu(void **state)
     }
     json_decref(rep);
     json_decref(j);
-    rcuprof_sampler_hooks_attach(NULL);
     rcuprof_sampler_free(s);
 }
 

@@ -1,0 +1,167 @@
+/*
+ * rcuprof explain, metrics: one driver result through the decoder
+ * (record.h: scheduling, placement, steal, probes, counters, the line
+ * round trip), the attribution's on/off-CPU shares, and medians over
+ * repetitions.
+ */
+#define _GNU_SOURCE
+#include "explain.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rcuprof_stats.h"
+
+static double num(const json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+void rcuprof_explain_run_from_json(const json_t *res, rcuprof_explain_run *r)
+{
+    rcuprof_record_decode(res, r);
+}
+
+void rcuprof_explain_run_samples(const json_t *rep, rcuprof_explain_run *r)
+{
+    const json_t *t;
+    double off = 0, win = 0;
+    size_t i;
+
+    json_array_foreach(json_object_get(rep, "threads"), i, t) {
+        const char *role = json_string_value(json_object_get(t, "role"));
+
+        if (role != NULL && strcmp(role, "worker") != 0)
+            continue;
+        off += num(t, "off_cpu_ns") >= 0 ? num(t, "off_cpu_ns") : 0;
+        win += num(t, "window_ns") > 0 ? num(t, "window_ns") : 0;
+    }
+    if (win > 0) {
+        r->off_cpu_share = fmin(1.0, off / win);
+        r->on_cpu_share = 1.0 - r->off_cpu_share;
+    }
+}
+
+void rcuprof_explain_agg_init(rcuprof_explain_agg *a)
+{
+    memset(a, 0, sizeof(*a));
+    a->cost = a->lo = a->hi = a->cpu_cost = a->util = NAN;
+    a->runq_share = a->runq_ns_per_kop = a->vcsw_per_kop = NAN;
+    a->ivcsw_per_kop = a->migr_per_kop = a->steal_ms = NAN;
+    a->steal_share = a->loadavg1 = NAN;
+    a->rtt_med = a->rtt_min = a->rtt_max = a->rtt_jump = NAN;
+    a->probe_retries = a->probe_slow = a->probe_wait = NAN;
+    a->writes_per_s = a->coherence_per_kop = a->cycles_per_ns = NAN;
+    a->on_cpu_share = a->off_cpu_share = NAN;
+    a->placed = -1;
+    a->interval = "none";
+}
+
+/* Median of the finite values at byte offset off of each ok run. */
+static double med(const rcuprof_explain_run *runs, size_t n, size_t off,
+                  double *buf)
+{
+    size_t i, m = 0;
+    double q;
+
+    for (i = 0; i < n; i++) {
+        double v;
+
+        if (!runs[i].ok)
+            continue;
+        memcpy(&v, (const char *)&runs[i] + off, sizeof(v));
+        if (isfinite(v))
+            buf[m++] = v;
+    }
+    if (m == 0 || rcuprof_stats_quantile(buf, m, 0.5, &q) != RCUPROF_STATS_OK)
+        return NAN;
+    return q;
+}
+
+# define MED(field) med(runs, n, offsetof(rcuprof_explain_run, field), buf)
+
+void rcuprof_explain_aggregate(const rcuprof_explain_run *runs, size_t n,
+                               double level, rcuprof_explain_agg *a)
+{
+    double *buf = malloc((2 * n + 1) * sizeof(double));
+    rcuprof_stats_summary s;
+    size_t i, m = 0;
+
+    rcuprof_explain_agg_init(a);
+    if (buf == NULL)
+        return;
+    for (i = 0; i < n; i++) {
+        if (!runs[i].ok) {
+            a->failed++;
+            continue;
+        }
+        buf[m++] = runs[i].wall_ns_per_op;
+    }
+    a->n = m;
+    if (m > 0 && rcuprof_stats_describe(buf, m, level, &s)
+                 == RCUPROF_STATS_OK) {
+        a->cost = s.median;
+        if (isfinite(s.median_lo)) {
+            a->lo = s.median_lo;
+            a->hi = s.median_hi;
+            a->interval = "median";
+        } else if (m >= 2) {
+            a->lo = s.min;
+            a->hi = s.max;
+            a->interval = "range";
+        }
+    }
+    a->cpu_cost = MED(cpu_ns_per_op);
+    a->util = MED(util);
+    a->runq_share = MED(runq_share);
+    a->runq_ns_per_kop = MED(runq_ns_per_kop);
+    a->vcsw_per_kop = MED(vcsw_per_kop);
+    a->ivcsw_per_kop = MED(ivcsw_per_kop);
+    a->migr_per_kop = MED(migr_per_kop);
+    a->steal_ms = MED(steal_ms);
+    a->steal_share = MED(steal_share);
+    a->loadavg1 = MED(loadavg1);
+    a->probe_retries = MED(probe_retries);
+    a->probe_slow = MED(probe_slow);
+    a->probe_wait = MED(probe_wait);
+    a->writes_per_s = MED(writes_per_s);
+    a->coherence_per_kop = MED(coherence_per_kop);
+    a->cycles_per_ns = MED(cycles_per_ns);
+    a->on_cpu_share = MED(on_cpu_share);
+    a->off_cpu_share = MED(off_cpu_share);
+
+    m = 0;
+    for (i = 0; i < n; i++) {
+        const rcuprof_explain_run *r = &runs[i];
+
+        if (!r->ok)
+            continue;
+        a->have_probes |= r->have_probes;
+        a->have_churn |= r->have_churn;
+        a->have_counters |= r->have_counters;
+        a->counters_hw |= r->counters_hw;
+        if (r->placed >= 0)
+            a->placed = a->placed < 0 ? r->placed : (a->placed && r->placed);
+        a->misplaced += r->misplaced;
+        if (isfinite(r->rtt_before) && r->rtt_before > 0)
+            buf[m++] = r->rtt_before;
+        if (isfinite(r->rtt_after) && r->rtt_after > 0)
+            buf[m++] = r->rtt_after;
+        if (r->rtt_before > 0 && r->rtt_after > 0) {
+            double j = fmax(r->rtt_after / r->rtt_before,
+                            r->rtt_before / r->rtt_after);
+
+            if (!(a->rtt_jump >= j))
+                a->rtt_jump = j;
+        }
+    }
+    if (m > 0) {
+        rcuprof_stats_quantile(buf, m, 0.5, &a->rtt_med);
+        rcuprof_stats_quantile(buf, m, 0.0, &a->rtt_min);
+        rcuprof_stats_quantile(buf, m, 1.0, &a->rtt_max);
+    }
+    free(buf);
+}

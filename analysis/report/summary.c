@@ -1,0 +1,134 @@
+/*
+ * The text writer of one run result: what `rcuprof run` prints (variant,
+ * workload, threads, the window, the per-op figures, the probe layer's
+ * summary and the counters).  The attribution of a sampled run is
+ * attribute.c's.
+ */
+#include "rcuprof_report.h"
+
+#include <stdio.h>
+
+/* Counter sums per 1k ops, and what could not be counted, and why. */
+static void print_counters(FILE *f, const json_t *c, const json_t *run)
+{
+    json_t *sums = json_object_get(c, "sums"), *v, *u;
+
+    const char *name;
+    double ops = (double)json_integer_value(json_object_get(run, "ops"));
+    size_t i;
+
+    if (!json_is_object(c))
+        return;
+    fprintf(f, "counters       (sum over threads, per 1k ops)%s\n",
+           json_is_true(json_object_get(c, "scaled"))
+           ? "  * = multiplexed, scaled" : "");
+    json_object_foreach(sums, name, v) {
+        double val = json_number_value(json_object_get(v, "value"));
+
+        fprintf(f, "  %-24s %16.0f %14.3f%s\n", name, val,
+               ops > 0 ? val * 1000.0 / ops : 0.0,
+               json_is_true(json_object_get(v, "scaled")) ? " *" : "");
+    }
+    json_array_foreach(json_object_get(c, "unavailable"), i, u)
+        fprintf(f, "  %-24s unavailable: %s\n",
+               json_string_value(json_object_get(u, "name")),
+               json_string_value(json_object_get(u, "reason")));
+}
+
+/* The probe layer's figures (patches/3.5/probes, probes/probe_readout.c). */
+static void print_probes(FILE *f, const json_t *p)
+{
+    json_t *s = json_object_get(p, "summary");
+    json_t *v;
+
+    if (json_is_null(p) || p == NULL) {
+        fprintf(f, "probes         none (this variant carries no probe layer)\n");
+        return;
+    }
+    if (!json_is_true(json_object_get(p, "enabled")) || !json_is_object(s)) {
+        fprintf(f, "probes         off (--probes off)\n");
+        return;
+    }
+    fprintf(f, "probes         lock %s: %lld acquisitions",
+           json_string_value(json_object_get(s, "lock")),
+           (long long)json_integer_value(json_object_get(s, "acquisitions")));
+    if (json_is_number(v = json_object_get(s, "retries_per_acquisition")))
+        fprintf(f, ", %.6f retries/acq", json_number_value(v));
+    if (json_is_number(v = json_object_get(s, "acquire_ticks_per_acquisition")))
+        fprintf(f, ", %.1f ticks/acq", json_number_value(v));
+    if (json_is_number(v = json_object_get(s, "lock_ticks_per_acquisition")))
+        fprintf(f, " (%.1f in read_lock)", json_number_value(v));
+    if (json_is_integer(v = json_object_get(p, "timer_cost_ticks")))
+        fprintf(f, ", timer resolution %lld ticks",
+                (long long)json_integer_value(v));
+    fprintf(f, "\n");
+    if (json_is_number(v = json_object_get(s, "slow_fetches_per_kfetch")))
+        fprintf(f, "               slow-path fetches %.2f per 1k\n", json_number_value(v));
+    if (json_integer_value(json_object_get(s, "syncs")) > 0) {
+        const json_t *sp = json_object_get(s, "writer_spin_ns_per_sync");
+        const json_t *bl = json_object_get(s, "writer_blocked_ns_per_sync");
+
+        fprintf(f, "               writer wait per synchronize (%lld synchronize): "
+                "spinning %.0f ns, blocked %.0f ns (%lld blocked)\n",
+                (long long)json_integer_value(json_object_get(s, "syncs")),
+                json_is_number(sp) ? json_number_value(sp) : 0.0,
+                json_is_number(bl) ? json_number_value(bl) : 0.0,
+                (long long)json_integer_value(json_object_get(s,
+                                                              "blocked_syncs")));
+    }
+    if (json_is_number(v = json_object_get(json_object_get(p, "self_cost"), "added_ns")))
+        fprintf(f, "               probe cost %.1f ns per read lock/unlock (measured on)\n",
+               json_number_value(v));
+}
+
+void rcuprof_run_summary_print(FILE *f, const json_t *res)
+{
+    const json_t *run = json_object_get(res, "run");
+    const json_t *b = json_object_get(res, "build");
+    const json_t *env = json_object_get(res, "env");
+    const json_t *wl = json_object_get(run, "workload");
+    const json_t *items = json_object_get(wl, "items"), *it;
+    size_t i;
+
+    fprintf(f, "variant        %s (OpenSSL %s, %zu patches)\n",
+           json_string_value(json_object_get(b, "variant")),
+           json_string_value(json_object_get(b, "openssl_version")),
+           json_array_size(json_object_get(b, "patches")));
+    fprintf(f, "workload       %s",
+            json_is_string(json_object_get(wl, "kind"))
+            ? json_string_value(json_object_get(wl, "kind")) : "?");
+    if (json_is_string(json_object_get(wl, "alg")))
+        fprintf(f, " %s, %s, %lld update(s) of %lld B; ops of %s",
+                json_string_value(json_object_get(wl, "alg")),
+                json_string_value(json_object_get(wl, "mode")),
+                (long long)json_integer_value(json_object_get(wl, "updates")),
+                (long long)json_integer_value(json_object_get(wl,
+                                                              "data_bytes")),
+                json_string_value(json_object_get(wl, "ops_of")));
+    json_array_foreach(items, i, it)
+        fprintf(f, "%s%s:%s", i ? "," : " ",
+               json_string_value(json_object_get(it, "type")),
+               json_string_value(json_object_get(it, "alg")));
+    fprintf(f, " (libctx %s%s%s)\n",
+           json_string_value(json_object_get(wl, "libctx")),
+           json_is_string(json_object_get(wl, "propq")) ? ", query " : "",
+           json_is_string(json_object_get(wl, "propq"))
+           ? json_string_value(json_object_get(wl, "propq")) : "");
+    fprintf(f, "threads        %lld%s\n",
+           (long long)json_integer_value(json_object_get(run, "threads")),
+           json_is_true(json_object_get(env, "oversubscribed"))
+           ? "  (oversubscribed: more threads than CPUs allowed)" : "");
+    fprintf(f, "window         %.3f s, %lld ops\n",
+           (double)json_integer_value(json_object_get(run, "wall_ns")) / 1e9,
+           (long long)json_integer_value(json_object_get(run, "ops")));
+    fprintf(f, "wall ns/op     %.2f   (window x threads / ops)\n",
+           json_number_value(json_object_get(run, "wall_ns_per_op")));
+    fprintf(f, "cpu ns/op      %.2f\n",
+           json_number_value(json_object_get(run, "cpu_ns_per_op")));
+    fprintf(f, "ops/s          %.0f\n",
+           json_number_value(json_object_get(run, "ops_per_s")));
+    fprintf(f, "utilisation    %.2f\n",
+           json_number_value(json_object_get(run, "utilisation")));
+    print_probes(f, json_object_get(res, "probes"));
+    print_counters(f, json_object_get(res, "counters"), run);
+}

@@ -1,0 +1,171 @@
+/*
+ * Sweep results files (docs/interfaces.md, "Results file") and the
+ * comparison table built from them (rcuprof compare, rcuprof report).
+ * Everything here is pure (no driver, no terminal) so unit tests reach it;
+ * the writers of the table are analysis/report/rcuprof_report.h's.
+ */
+#ifndef RCUPROF_RESULTS_H
+# define RCUPROF_RESULTS_H
+
+# include <stddef.h>
+# include <stdint.h>
+# include <jansson.h>
+
+# include "rcuprof_stats.h"
+# include "record.h"
+
+# define RCUPROF_RESULTS_SCHEMA "rcuprof-results/1"
+# define RCUPROF_COMPARE_SCHEMA "rcuprof-compare/1"
+
+/* ---------------------------------------------------------------------- */
+/* Hashing and the sweep spec                                              */
+
+/* SHA-256 of data as 64 lowercase hex digits plus NUL. */
+void rcuprof_sha256_hex(const void *data, size_t len, char hex[65]);
+
+/*
+ * The canonical text of a spec (compact JSON, keys sorted) and its hash:
+ * two specs are the same sweep exactly when their hashes are equal.
+ * Returns 0, or -1 when spec is not an object or memory ran out.
+ */
+int rcuprof_spec_hash(const json_t *spec, char hex[65]);
+
+/* ---------------------------------------------------------------------- */
+/* Reading                                                                 */
+
+enum {
+    RCUPROF_POINT_OK = 0,
+    RCUPROF_POINT_FAILED,
+    RCUPROF_POINT_TIMEOUT,
+    RCUPROF_POINT_CRASHED
+};
+
+/* "ok", "failed", "timeout", "crashed"; -1 from _parse for anything else. */
+const char *rcuprof_point_status_name(int status);
+int rcuprof_point_status_parse(const char *s);
+
+typedef struct rcuprof_point_st {
+    size_t file;                /* index into rcuprof_results.files */
+    unsigned block, threads, order, seq;
+    size_t variant;             /* index into rcuprof_results.variants */
+    int status;
+    /* The point's driver result, decoded (record.h); an ok point's is a
+     * measurement, every other's holds no figure. */
+    rcuprof_record result;
+    char *message;              /* failed runs: the driver's message */
+} rcuprof_point;
+
+typedef struct rcuprof_results_file_st {
+    char *path;
+    json_t *header;             /* the header line */
+    size_t lines;               /* complete lines, header included */
+    size_t n_corrupt;           /* point lines skipped (not JSON, bad) */
+    size_t first_corrupt;       /* 1-based line number of the first */
+    int torn;                   /* the last line had no newline: ignored */
+    uint64_t good_len;          /* bytes up to the end of the last
+                                 * complete line */
+    size_t points;              /* point lines read (valid ones) */
+    char *host;                 /* env of the first ok point, or NULL */
+    char *kernel;
+} rcuprof_results_file;
+
+typedef struct rcuprof_results_st {
+    rcuprof_results_file *files;
+    size_t nfiles;
+    char **variants;            /* in first-seen order (spec order) */
+    size_t nvariants;
+    rcuprof_point *points;
+    size_t npoints, cap;
+} rcuprof_results;
+
+/*
+ * Read one results file and add it to rs (zero-initialise rs first).
+ * A missing, unreadable or empty file, a first line that is not a valid
+ * header (JSON object, type "header", schema RCUPROF_RESULTS_SCHEMA, a
+ * spec whose hash is spec_hash): -1 with a one-line reason in err.  A
+ * later line that is not a valid point (an ok point's result must decode
+ * as a measurement, record.h) is skipped and counted (n_corrupt); a last
+ * line without its newline is ignored (torn).
+ */
+int rcuprof_results_read(rcuprof_results *rs, const char *path,
+                         char *err, size_t errlen);
+void rcuprof_results_free(rcuprof_results *rs);
+/* Index of variant name, adding it when add is set; -1 if absent. */
+long rcuprof_results_variant(rcuprof_results *rs, const char *name, int add);
+
+/* ---------------------------------------------------------------------- */
+/* The comparison table                                                    */
+
+enum { RCUPROF_METRIC_WALL = 0, RCUPROF_METRIC_CPU = 1 };
+const char *rcuprof_metric_name(int metric);
+int rcuprof_metric_parse(const char *s);
+
+typedef struct rcuprof_cell_st {
+    size_t n;                   /* ok runs */
+    size_t failed;              /* runs recorded failed/timeout/crashed */
+    rcuprof_stats_summary s;    /* valid when n >= 1 */
+    double tput_mean, tput_lo, tput_hi; /* ops_per_s: mean, t interval */
+    size_t n_outliers;          /* modified z beyond 3.5 */
+    int noisy;                  /* CV above RCUPROF_STATS_NOISY_CV */
+    /* Medians over the runs of the probe figures (record.h); NAN when no
+     * run carries them. */
+    double probe_retries, probe_slow;
+} rcuprof_cell;
+
+typedef struct rcuprof_change_st {
+    int have;                   /* computable: both cells have n >= 2 */
+    int paired;                 /* from >= 2 common blocks, else unpaired */
+    size_t n_pairs;
+    double change_pct, lo_pct, hi_pct; /* B relative to the baseline A */
+    double sd_log;              /* paired: SD of the log ratios */
+    double p_wilcoxon, p_welch, p_mw;  /* raw, two-sided; NAN if n/a */
+    double p_wilcoxon_holm, p_welch_holm, p_mw_holm;
+    double p, p_holm;           /* the primary test: Wilcoxon if paired,
+                                 * Mann-Whitney if not */
+    double mde_pct;             /* alpha 0.05, power 0.8 */
+} rcuprof_change;
+
+typedef struct rcuprof_table_st {
+    int metric;
+    size_t nvariants;
+    const char **variants;      /* borrowed from the results */
+    size_t baseline;
+    size_t nthreads;
+    unsigned *threads;
+    unsigned cpus_allowed;      /* smallest over the ok runs; 0 unknown */
+    rcuprof_cell *cells;        /* [t * nvariants + v] */
+    rcuprof_change *changes;    /* [t * nvariants + v]; v != baseline */
+    json_t *notes;              /* array of one-line strings */
+    double level, alpha, power; /* of the intervals, the tests, the MDE */
+    size_t ntests;              /* changes with a p-value (Holm's m) */
+    size_t runs_min, runs_max;  /* ok runs per cell, least and most */
+    int have_probes;            /* some cell has a probe figure: */
+    int have_retries, have_slow;    /* retries; slow-path fetches */
+} rcuprof_table;
+
+/* One variant's Universal Scalability Law fit over its ok runs at or
+ * below the CPU count (at least 5 distinct counts there). */
+typedef struct rcuprof_usl_fit_st {
+    int fitted;
+    char reason[160];           /* not fitted: why */
+    rcuprof_stats_usl m;
+} rcuprof_usl_fit;
+
+/*
+ * baseline: a variant name, or NULL for the first variant.  -1 with err on
+ * an unknown baseline, fewer than 2 variants, or no ok runs.
+ */
+int rcuprof_table_build(const rcuprof_results *rs, const char *baseline,
+                        int metric, rcuprof_table *t, char *err,
+                        size_t errlen);
+/* The cells only, of any number of variants (no baseline, no changes):
+ * what the scaling report of each variant is made from. */
+int rcuprof_table_describe(const rcuprof_results *rs, int metric,
+                           rcuprof_table *t, char *err, size_t errlen);
+void rcuprof_table_free(rcuprof_table *t);
+int rcuprof_table_oversubscribed(const rcuprof_table *t, size_t ti);
+/* Variant v's fit into f: 0 (fitted or not, f says), -1 out of memory. */
+int rcuprof_table_usl(const rcuprof_results *rs, const rcuprof_table *t,
+                      size_t v, rcuprof_usl_fit *f);
+
+#endif

@@ -1,0 +1,187 @@
+/*
+ * What every command shares: the one-line error, and option parsing with
+ * the CLI's messages (the rows and the loop are src/common's).
+ */
+#include "cli.h"
+#include "results.h"
+#include "scaling.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void rcuprof_err(const char *fmt, ...)
+{
+    va_list ap;
+
+    fputs("rcuprof: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+/* Driver options given to a command: name -> value, or true for a flag. */
+static void pass_json(void *ctx, const struct rcuprof_opt *row,
+                      const char *value)
+{
+    json_object_set_new(ctx, row->name, value != NULL ? json_string(value)
+                                                      : json_true());
+}
+
+int rcuprof_cmd_parse(const struct rcuprof_cmd_opts *o, int argc, char **argv,
+                      const struct rcuprof_opt **action, int *first_arg)
+{
+    struct rcuprof_opt_group g[2];
+    struct rcuprof_opts_result res;
+    size_t ng = 1;
+    char err[600];
+
+    memset(g, 0, sizeof(g));
+    g[0].rows = o->rows;
+    g[0].n = o->n;
+    g[0].target = o->target;
+    g[0].short_letters = o->letters;
+    g[0].seen = o->seen;
+    if (o->driver != NULL) {
+        g[1].rows = rcuprof_driver_opts;
+        g[1].n = rcuprof_driver_nopts;
+        g[1].pass = pass_json;
+        g[1].ctx = o->driver;
+        g[1].short_letters = o->letters;
+        ng = 2;
+    }
+    *action = NULL;
+    if (rcuprof_opts_defaults(g, 1, err, sizeof(err)) != 0) {
+        rcuprof_err("%s: option table: %s", o->cmd, err);
+        return -1;
+    }
+    switch (rcuprof_opts_parse(g, ng, argc, argv, o->start > 0 ? o->start : 1,
+                               &res)) {
+    case RCUPROF_OPTS_OK:
+        *first_arg = res.first_arg;
+        return 0;
+    case RCUPROF_OPTS_STOP:
+        *action = res.row;
+        *first_arg = res.first_arg;
+        return 1;
+    case RCUPROF_OPTS_BAD:
+        rcuprof_err("%s: %s", o->cmd, res.msg);
+        return -1;
+    default:
+        rcuprof_cmd_unexpected(o, res.arg);
+        return -1;
+    }
+}
+
+void rcuprof_cmd_unexpected(const struct rcuprof_cmd_opts *o, const char *arg)
+{
+    if (o->unknown != NULL)
+        rcuprof_err(o->unknown, arg);
+    else
+        rcuprof_err("%s: unknown option or missing value '%s': see 'rcuprof %s --help'",
+                    o->cmd, arg, o->cmd);
+}
+
+int rcuprof_cmd_opt_metric(void *target, const struct rcuprof_opt *row,
+                           const char *arg, char *err, size_t n)
+{
+    int m = rcuprof_metric_parse(arg);
+
+    if (m < 0) {
+        snprintf(err, n, "--metric '%s': give wall_ns_per_op or cpu_ns_per_op",
+                 arg);
+        return -1;
+    }
+    *(int *)((char *)target + row->off) = m;
+    return 0;
+}
+
+int rcuprof_results_load_all(rcuprof_results *rs, char *const *paths,
+                             size_t n, const char *cmd)
+{
+    char err[1024];
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        const rcuprof_results_file *f;
+
+        if (rcuprof_results_read(rs, paths[i], err, sizeof(err)) != 0) {
+            rcuprof_err("%s: %s", cmd, err);
+            return -1;
+        }
+        f = &rs->files[rs->nfiles - 1];
+        if (f->n_corrupt > 0)
+            fprintf(stderr, "rcuprof: warning: %s: %zu corrupt line(s) skipped, the first at line %zu\n",
+                    f->path, f->n_corrupt, f->first_corrupt);
+        if (f->torn)
+            fprintf(stderr, "rcuprof: warning: %s: torn last line ignored (rcuprof sweep --resume completes the sweep)\n",
+                    f->path);
+    }
+    return 0;
+}
+
+int rcuprof_cmd_analyse(const char *cmd, char *const *paths, size_t n,
+                        const char *baseline, int metric, int scaling,
+                        struct rcuprof_analysed *a)
+{
+    char err[1024];
+    size_t v;
+
+    memset(a, 0, sizeof(*a));
+    if (rcuprof_results_load_all(&a->rs, paths, n, cmd) != 0)
+        return RCUPROF_ERR_USAGE;
+    if (a->rs.nvariants == 1 && baseline != NULL
+        && strcmp(baseline, a->rs.variants[0]) != 0) {
+        rcuprof_err("%s: --baseline '%s' is not in the results: give one of their variants",
+                    cmd, baseline);
+        return RCUPROF_ERR_USAGE;
+    }
+    /* One build: its scaling report; several: the comparison. */
+    a->compared = a->rs.nvariants >= 2;
+    if ((a->compared
+         ? rcuprof_table_build(&a->rs, baseline, metric, &a->t, err,
+                               sizeof(err))
+         : rcuprof_table_describe(&a->rs, metric, &a->t, err,
+                                  sizeof(err))) != 0) {
+        rcuprof_err("%s: %s", cmd, err);
+        return RCUPROF_ERR_USAGE;
+    }
+    if (!scaling && a->compared)
+        return RCUPROF_OK;
+    a->scaling = calloc(a->t.nvariants, sizeof(*a->scaling));
+    for (v = 0; a->scaling != NULL && v < a->t.nvariants; v++)
+        if (rcuprof_scaling_build(&a->rs, &a->t, v, &a->scaling[v]) != 0)
+            break;
+    a->nscaling = v;
+    if (a->scaling == NULL || v < a->t.nvariants) {
+        rcuprof_err("%s: out of memory", cmd);
+        return RCUPROF_ERR_SYSTEM;
+    }
+    return RCUPROF_OK;
+}
+
+void rcuprof_analysed_free(struct rcuprof_analysed *a)
+{
+    size_t v;
+
+    for (v = 0; v < a->nscaling; v++)
+        rcuprof_scaling_free(&a->scaling[v]);
+    free(a->scaling);
+    rcuprof_table_free(&a->t);
+    rcuprof_results_free(&a->rs);
+    memset(a, 0, sizeof(*a));
+}
+
+char *rcuprof_json_text(json_t *j)
+{
+    char *s = j != NULL ? json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
+    char *t = s != NULL ? realloc(s, strlen(s) + 2) : NULL;
+
+    if (t == NULL) {
+        free(s);
+        return NULL;
+    }
+    return strcat(t, "\n");
+}

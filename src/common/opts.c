@@ -1,0 +1,296 @@
+/*
+ * The one parse loop and the one help printer of rcuprof_opts.h, for the
+ * stress driver and every rcuprof command.  getopt_long does the scanning
+ * (long names, abbreviations, --name=value, operands moved to the end);
+ * the rows say what each value is and where it goes.
+ */
+#define _GNU_SOURCE
+#include "rcuprof_opts.h"
+#include "rcuprof_util.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Enough for the driver's rows and any command's own. */
+#define OPTS_MAX 96
+
+/* The driver options without a target: what the CLI passes on. */
+const struct rcuprof_opt rcuprof_driver_opts[] = {
+#define RCUPROF_OPT(kind, name, ch, meta, def, lo, hi, field, help) \
+    RCUPROF_OPTION_BARE(RCUPROF_OPT_##kind, name, ch, meta, def, lo, hi, help),
+#include "rcuprof_opts.def"
+#undef RCUPROF_OPT
+};
+const size_t rcuprof_driver_nopts =
+    sizeof(rcuprof_driver_opts) / sizeof(rcuprof_driver_opts[0]);
+
+static int takes_value(const struct rcuprof_opt *r)
+{
+    return r->kind != RCUPROF_OPT_FLAG && r->kind != RCUPROF_OPT_ACTION;
+}
+
+const struct rcuprof_opt *rcuprof_opts_find(const struct rcuprof_opt *rows,
+                                            size_t n, const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (rows[i].name != NULL && strcmp(rows[i].name, name) == 0)
+            return &rows[i];
+    return NULL;
+}
+
+/* The two words of a CHOICE row's meta, "a|b". */
+static int choice_words(const struct rcuprof_opt *r, char *a, char *b,
+                        size_t n)
+{
+    const char *bar = strchr(r->meta, '|');
+
+    if (bar == NULL || (size_t)(bar - r->meta) >= n || strlen(bar + 1) >= n)
+        return -1;
+    snprintf(a, n, "%.*s", (int)(bar - r->meta), r->meta);
+    snprintf(b, n, "%s", bar + 1);
+    return 0;
+}
+
+static void store_uint(void *field, size_t size, uint64_t v)
+{
+    if (size == sizeof(uint64_t))
+        *(uint64_t *)field = v;
+    else if (size == sizeof(uint32_t))
+        *(uint32_t *)field = (uint32_t)v;
+}
+
+int rcuprof_opts_apply(const struct rcuprof_opt *r, void *target,
+                       const char *arg, char *err, size_t n)
+{
+    void *field = target != NULL ? (char *)target + r->off : NULL;
+    char a[64], b[64];
+    uint64_t v;
+
+    switch (r->kind) {
+    case RCUPROF_OPT_UINT:
+    case RCUPROF_OPT_SECONDS:
+        if (rcuprof_parse_uint(arg, r->lo, r->hi, &v) != 0) {
+            snprintf(err, n, "--%s '%s': give %s from %" PRIu64 " to %" PRIu64,
+                     r->name, arg, r->kind == RCUPROF_OPT_SECONDS
+                     ? "whole seconds" : "a whole number", r->lo, r->hi);
+            return -1;
+        }
+        if (field != NULL)
+            store_uint(field, r->size, v);
+        return 0;
+    case RCUPROF_OPT_TEXT:
+        if (field != NULL && strlen(arg) >= r->size) {
+            snprintf(err, n, "--%s is too long: at most %zu characters",
+                     r->name, r->size - 1);
+            return -1;
+        }
+        if (field != NULL)
+            snprintf(field, r->size, "%s", arg);
+        return 0;
+    case RCUPROF_OPT_STRING:
+        if (field != NULL)
+            *(const char **)field = arg;
+        return 0;
+    case RCUPROF_OPT_CHOICE:
+        if (choice_words(r, a, b, sizeof(a)) != 0) {
+            snprintf(err, n, "--%s: the option table has no choices", r->name);
+            return -1;
+        }
+        if (strcmp(arg, a) != 0 && strcmp(arg, b) != 0) {
+            snprintf(err, n, "--%s '%s': use %s or %s", r->name, arg, a, b);
+            return -1;
+        }
+        if (field != NULL)
+            *(int *)field = (int)(strcmp(arg, a) == 0 ? r->lo : r->hi);
+        return 0;
+    case RCUPROF_OPT_FLAG:
+        if (field != NULL)
+            *(int *)field = 1;
+        return 0;
+    case RCUPROF_OPT_CALLBACK:
+        /* Without a target there is nothing to parse into: the owner of
+         * the target checks it. */
+        return target != NULL && r->fn != NULL ? r->fn(target, r, arg, err, n)
+                                               : 0;
+    default:
+        return 0;
+    }
+}
+
+int rcuprof_opts_defaults(const struct rcuprof_opt_group *g, size_t ng,
+                          char *err, size_t n)
+{
+    size_t i, k;
+
+    for (i = 0; i < ng; i++)
+        for (k = 0; g[i].target != NULL && k < g[i].n; k++) {
+            const struct rcuprof_opt *r = &g[i].rows[k];
+
+            if (r->def == NULL || r->def[0] == '\0' || !takes_value(r))
+                continue;
+            if (rcuprof_opts_apply(r, g[i].target, r->def, err, n) != 0)
+                return -1;
+        }
+    return 0;
+}
+
+/* Is NAME a long name of a group before G? */
+static int overridden(const struct rcuprof_opt_group *groups, size_t g,
+                      const char *name)
+{
+    size_t i;
+
+    for (i = 0; name != NULL && i < g; i++)
+        if (rcuprof_opts_find(groups[i].rows, groups[i].n, name) != NULL)
+            return 1;
+    return 0;
+}
+
+struct table {
+    struct option lo[OPTS_MAX + 1];
+    const struct rcuprof_opt *row[OPTS_MAX];
+    size_t group[OPTS_MAX], index[OPTS_MAX];
+    int letter[128];            /* short letter -> row slot + 1 */
+    char shortopts[3 * OPTS_MAX + 1];
+    size_t nrows, nlong;
+};
+
+static int build(struct table *t, const struct rcuprof_opt_group *groups,
+                 size_t ng)
+{
+    size_t g, k, sl = 0;
+
+    memset(t, 0, sizeof(*t));
+    for (g = 0; g < ng; g++)
+        for (k = 0; k < groups[g].n; k++) {
+            const struct rcuprof_opt *r = &groups[g].rows[k];
+            size_t slot = t->nrows;
+
+            if (overridden(groups, g, r->name))
+                continue;
+            if (slot == OPTS_MAX)
+                return -1;
+            t->row[slot] = r;
+            t->group[slot] = g;
+            t->index[slot] = k;
+            t->nrows++;
+            if (r->name != NULL) {
+                t->lo[t->nlong].name = r->name;
+                t->lo[t->nlong].has_arg = takes_value(r) ? required_argument
+                                                         : no_argument;
+                t->lo[t->nlong].val = 256 + (int)slot;
+                t->nlong++;
+            }
+            if (r->ch > 0 && r->ch < 128 && groups[g].short_letters
+                && t->letter[r->ch] == 0) {
+                t->letter[r->ch] = (int)slot + 1;
+                t->shortopts[sl++] = (char)r->ch;
+                if (takes_value(r))
+                    t->shortopts[sl++] = ':';
+            }
+        }
+    t->shortopts[sl] = '\0';
+    return 0;
+}
+
+int rcuprof_opts_parse(const struct rcuprof_opt_group *groups, size_t ng,
+                       int argc, char **argv, int start,
+                       struct rcuprof_opts_result *res)
+{
+    struct table t;
+    int c;
+
+    memset(res, 0, sizeof(*res));
+    if (build(&t, groups, ng) != 0) {
+        res->code = RCUPROF_OPTS_BAD;
+        snprintf(res->msg, sizeof(res->msg), "too many options in one table");
+        return res->code;
+    }
+    /* optind 0: glibc's full reset (a process may parse more than once);
+     * argv[start - 1] stands in for the program name. */
+    argc -= start - 1;
+    argv += start - 1;
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, t.shortopts, t.lo, NULL)) != -1) {
+        const struct rcuprof_opt_group *g;
+        const struct rcuprof_opt *r;
+        size_t slot;
+
+        if (c == '?' || c == ':') {
+            /* optopt: the long option's val or the letter of an option
+             * that lacks its value; 0 or an unknown letter otherwise. */
+            int o = optopt;
+
+            res->arg = argv[optind - 1];
+            if (o >= 256 && o - 256 < (int)t.nrows)
+                res->row = t.row[o - 256];
+            else if (o > 0 && o < 128 && t.letter[o] != 0)
+                res->row = t.row[t.letter[o] - 1];
+            res->code = res->row != NULL ? RCUPROF_OPTS_MISSING
+                                         : RCUPROF_OPTS_UNKNOWN;
+            res->first_arg = optind + start - 1;
+            return res->code;
+        }
+        slot = c >= 256 ? (size_t)(c - 256) : (size_t)(t.letter[c] - 1);
+        r = t.row[slot];
+        g = &groups[t.group[slot]];
+        if (g->seen != NULL)
+            g->seen[t.index[slot]] = 1;
+        if (r->kind == RCUPROF_OPT_ACTION) {
+            res->code = RCUPROF_OPTS_STOP;
+            res->row = r;
+            res->first_arg = optind + start - 1;
+            return res->code;
+        }
+        if (rcuprof_opts_apply(r, g->target, optarg, res->msg,
+                               sizeof(res->msg)) != 0) {
+            res->code = RCUPROF_OPTS_BAD;
+            res->row = r;
+            res->arg = optarg;
+            return res->code;
+        }
+        if (g->target == NULL && g->pass != NULL)
+            g->pass(g->ctx, r, takes_value(r) ? optarg : NULL);
+    }
+    res->first_arg = optind + start - 1;
+    return RCUPROF_OPTS_OK;
+}
+
+static int skipped(const char *name, const char *const *skip)
+{
+    for (; skip != NULL && *skip != NULL; skip++)
+        if (name != NULL && strcmp(name, *skip) == 0)
+            return 1;
+    return 0;
+}
+
+void rcuprof_opts_help(FILE *f, const struct rcuprof_opt *rows, size_t n,
+                       int letters, const char *const *skip)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        const struct rcuprof_opt *r = &rows[i];
+
+        if (r->help == NULL || skipped(r->name, skip))
+            continue;
+        if (r->name == NULL) {
+            fprintf(f, "  -%c %-26s %s\n", r->ch, "", r->help);
+            continue;
+        }
+        if (letters && r->ch != 0)
+            fprintf(f, "  -%c,", r->ch);
+        fprintf(f, "  --%-12s %-12s %s", r->name, r->meta != NULL ? r->meta
+                                                                  : "",
+                r->help);
+        if (takes_value(r) && r->def != NULL && r->def[0] != '\0')
+            fprintf(f, " (default: %s)", r->def);
+        fputc('\n', f);
+    }
+}

@@ -1,0 +1,604 @@
+/*
+ * rcuprof explain's classification rules (src/cli/explain_rules.c), table
+ * driven: each row builds a case from a neutral fixture, changes what the
+ * row is about, and checks one rule's verdict (and, where it matters, a
+ * word of its evidence).  Negative rows included: more threads than CPUs
+ * with the CPUs busy is not oversubscription damage by itself; threads at
+ * or below the CPU count with high run-queue delay is external load.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "explain.h"
+#include "rcuprof_report.h"
+
+enum { NT = RCUPROF_EXPLAIN_NOT_TESTABLE, REF = RCUPROF_EXPLAIN_REFUTED,
+       INC = RCUPROF_EXPLAIN_INCONCLUSIVE, SUP = RCUPROF_EXPLAIN_SUPPORTED };
+
+static rcuprof_explain_pair pairs[8];
+
+static void set_cost(rcuprof_explain_agg *a, double cost, double half)
+{
+    a->n = 6;
+    a->cost = cost;
+    a->lo = cost * (1 - half);
+    a->hi = cost * (1 + half);
+    a->interval = "median";
+}
+
+static void neutral_agg(rcuprof_explain_agg *a, unsigned T, unsigned C)
+{
+    rcuprof_explain_agg_init(a);
+    set_cost(a, 100, 0.02);
+    a->cpu_cost = 100;
+    a->util = T > C ? (double)C / T : 1.0;
+    a->runq_share = T > C ? 1 - (double)C / T : 0.0;
+    a->runq_ns_per_kop = a->runq_share * 100000;
+    a->vcsw_per_kop = a->ivcsw_per_kop = a->migr_per_kop = 0;
+    a->steal_ms = a->steal_share = 0;
+}
+
+static void side(rcuprof_explain_side *s, unsigned T, unsigned C)
+{
+    size_t i;
+
+    memset(s, 0, sizeof(*s));
+    s->threads = T;
+    s->nplace = 2;
+    snprintf(s->place[0].name, sizeof(s->place[0].name), "none");
+    snprintf(s->place[1].name, sizeof(s->place[1].name), "compact");
+    s->place[1].pinned = 1;
+    s->place[1].packages = s->place[1].l3s = 1;
+    s->place[1].cores = (int)(T < C ? T : C);
+    for (i = 0; i < T && i < RCUPROF_EXPLAIN_MAX_CPUS_USED; i++)
+        s->place[1].cpus[i] = (int)(i % C);
+    s->place[1].ncpus = i;
+    neutral_agg(&s->agg[0], T, C);
+    neutral_agg(&s->agg[1], T, C);
+    rcuprof_explain_agg_init(&s->alt);
+    rcuprof_explain_agg_init(&s->nowriters);
+    s->sweep_rtt = s->sweep_rtt_lo = s->sweep_rtt_hi = NAN;
+    s->sweep_cost = NAN;
+}
+
+/* T threads against R on C CPUs, one package, no SMT, nothing odd. */
+static void fixture(rcuprof_explain_case *c, unsigned T, unsigned R,
+                    unsigned C)
+{
+    memset(c, 0, sizeof(*c));
+    c->kind = "listed";
+    c->has_reference = R > 0;
+    side(&c->t, T, C);
+    if (R > 0)
+        side(&c->r, R, C);
+    c->cpus_allowed = C;
+    c->packages = c->l3_domains = 1;
+    c->cores = c->pus = (int)C;
+    snprintf(c->pmu_reason, sizeof(c->pmu_reason), "no hardware PMU");
+    c->alt_harness = "perftools";
+    c->sweep_rtt_min = c->sweep_rtt_max = c->sweep_rtt_jump = NAN;
+    c->pairs = pairs;
+    c->npairs = 0;
+}
+
+/* A step: the slow count costs ratio x the reference at every placement. */
+static void step(rcuprof_explain_case *c, double ratio)
+{
+    size_t i;
+
+    for (i = 0; i < c->t.nplace; i++)
+        set_cost(&c->t.agg[i], 100 * ratio, 0.02);
+}
+
+/* ---- fixtures: each names what it sets up ---------------------------- */
+
+static void fx_oversub(rcuprof_explain_case *c)
+{
+    fixture(c, 4, 2, 2);
+    step(c, 2.0);               /* util 0.5, runq 50%, CPU/op unchanged */
+}
+
+static void fx_busy_cpus_no_runq(rcuprof_explain_case *c)
+{
+    /* 4 threads on 2 CPUs, each CPU ~fully used, nothing else measured */
+    fixture(c, 4, 2, 2);
+    step(c, 2.0);
+    c->t.agg[0].util = 0.49;
+    c->t.agg[0].runq_share = NAN;
+    c->t.agg[0].runq_ns_per_kop = NAN;
+}
+
+static void fx_more_threads_no_wait(rcuprof_explain_case *c)
+{
+    /* 4 on 2, but they did not wait for a CPU: they blocked */
+    fixture(c, 4, 2, 2);
+    step(c, 2.0);
+    c->t.agg[0].runq_share = 0.02;
+    c->t.agg[0].vcsw_per_kop = 40;
+}
+
+static void fx_runq_at_or_below(rcuprof_explain_case *c)
+{
+    /* 2 threads on 2 CPUs waited 40% of the window */
+    fixture(c, 2, 1, 2);
+    step(c, 1.6);
+    c->t.agg[0].util = 0.6;
+    c->t.agg[0].runq_share = 0.40;
+    c->r.agg[0].runq_share = 0.02;
+}
+
+static void fx_runq_both(rcuprof_explain_case *c)
+{
+    fx_runq_at_or_below(c);
+    c->r.agg[0].runq_share = 0.40;
+}
+
+static void fx_steal(rcuprof_explain_case *c)
+{
+    fixture(c, 2, 1, 2);
+    step(c, 1.3);
+    c->t.agg[0].steal_share = 0.06;
+    c->t.agg[0].steal_ms = 12;
+}
+
+static void fx_contention(rcuprof_explain_case *c)
+{
+    /* 1 -> 2 on 2 CPUs: both running, each op costs 1.8x the CPU */
+    fixture(c, 2, 1, 2);
+    step(c, 1.8);
+    c->t.agg[0].cpu_cost = 180;
+    c->t.agg[0].util = 0.98;
+    pairs[0] = (rcuprof_explain_pair){ 0, 1, RCUPROF_EXPLAIN_REL_CORE,
+                                       150, 150, 2 };
+    c->npairs = 1;
+}
+
+static void fx_contention_off_cpu(rcuprof_explain_case *c)
+{
+    fx_contention(c);
+    c->t.agg[0].util = 0.3;
+}
+
+static void fx_no_contention(rcuprof_explain_case *c)
+{
+    fixture(c, 2, 1, 2);
+    step(c, 1.02);
+    c->t.agg[0].cpu_cost = 102;
+}
+
+/* The seed's mystery: 16 slow, 32 recovers, on 40 CPUs. */
+static void fx_dip(rcuprof_explain_case *c)
+{
+    fixture(c, 16, 32, 40);
+    c->kind = "dip";
+    step(c, 1.4);
+}
+
+static void fx_dip_vanishes_pinned(rcuprof_explain_case *c)
+{
+    fx_dip(c);
+    set_cost(&c->t.agg[1], 102, 0.02);
+    c->t.agg[0].migr_per_kop = 0.5;
+}
+
+static void fx_dip_vanishes_in_noise(rcuprof_explain_case *c)
+{
+    fx_dip(c);
+    set_cost(&c->t.agg[1], 102, 0.5);
+    set_cost(&c->t.agg[0], 140, 0.5);
+}
+
+static void fx_dip_appears_pinned(rcuprof_explain_case *c)
+{
+    fx_dip(c);
+    set_cost(&c->t.agg[0], 100, 0.02);
+}
+
+static void fx_unpinned_only(rcuprof_explain_case *c)
+{
+    fx_dip(c);
+    c->t.nplace = c->r.nplace = 1;
+}
+
+static void two_packages(rcuprof_explain_case *c)
+{
+    c->packages = 2;
+    c->l3_domains = 2;
+    c->t.nplace = c->r.nplace = 3;
+    snprintf(c->t.place[2].name, sizeof(c->t.place[2].name), "package:0");
+    snprintf(c->r.place[2].name, sizeof(c->r.place[2].name), "package:0");
+    c->t.place[2].pinned = c->r.place[2].pinned = 1;
+    c->t.place[2].packages = c->r.place[2].packages = 1;
+    c->t.agg[2] = c->t.agg[0];
+    c->r.agg[2] = c->r.agg[0];
+    pairs[0] = (rcuprof_explain_pair){ 0, 1, RCUPROF_EXPLAIN_REL_CORE,
+                                       100, 100, 2 };
+    pairs[1] = (rcuprof_explain_pair){ 0, 2, RCUPROF_EXPLAIN_REL_CORE,
+                                       104, 104, 2 };
+    pairs[2] = (rcuprof_explain_pair){ 0, 20, RCUPROF_EXPLAIN_REL_PACKAGE,
+                                       310, 320, 2 };
+    pairs[3] = (rcuprof_explain_pair){ 1, 21, RCUPROF_EXPLAIN_REL_PACKAGE,
+                                       300, 300, 2 };
+    c->npairs = 4;
+}
+
+static void fx_cross_confined_vanishes(rcuprof_explain_case *c)
+{
+    fx_dip(c);
+    two_packages(c);
+    set_cost(&c->t.agg[2], 101, 0.02);
+}
+
+static void fx_cross_flat_matrix(rcuprof_explain_case *c)
+{
+    fx_cross_confined_vanishes(c);
+    pairs[2].ns = 105;
+    pairs[3].ns = 103;
+    set_cost(&c->t.agg[2], 140, 0.02);
+}
+
+static void smt_machine(rcuprof_explain_case *c)
+{
+    c->cores = 20;
+    c->pus = 40;
+    c->t.nplace = c->r.nplace = 3;
+    snprintf(c->t.place[2].name, sizeof(c->t.place[2].name), "core");
+    snprintf(c->r.place[2].name, sizeof(c->r.place[2].name), "core");
+    c->t.place[2].pinned = c->r.place[2].pinned = 1;
+    c->t.place[1].smt_shared = 1;
+    c->t.agg[2] = c->t.agg[1];
+    c->r.agg[2] = c->r.agg[1];
+}
+
+static void fx_smt_compact_slower(rcuprof_explain_case *c)
+{
+    fixture(c, 16, 8, 40);
+    smt_machine(c);
+    set_cost(&c->t.agg[1], 150, 0.02);
+    set_cost(&c->t.agg[2], 100, 0.02);
+}
+
+static void fx_smt_same(rcuprof_explain_case *c)
+{
+    fixture(c, 16, 8, 40);
+    smt_machine(c);
+}
+
+static void fx_writer_probes(rcuprof_explain_case *c)
+{
+    fx_dip(c);
+    c->t.agg[0].have_probes = c->r.agg[0].have_probes = 1;
+    c->t.agg[0].probe_retries = 0.5;
+    c->r.agg[0].probe_retries = 0.01;
+    c->t.agg[0].probe_slow = c->r.agg[0].probe_slow = 0;
+    c->t.agg[0].probe_wait = c->r.agg[0].probe_wait = NAN;
+}
+
+static void fx_writer_probes_zero(rcuprof_explain_case *c)
+{
+    fx_writer_probes(c);
+    c->t.agg[0].probe_retries = c->r.agg[0].probe_retries = 0;
+}
+
+static void fx_writer_nowriters_vanish(rcuprof_explain_case *c)
+{
+    fx_dip(c);
+    c->writers = 1;
+    c->t.agg[0].have_churn = 1;
+    c->t.agg[0].writes_per_s = 5000;
+    c->t.nowriters = c->r.agg[0];
+    c->r.nowriters = c->r.agg[0];
+}
+
+static void fx_writer_nowriters_same(rcuprof_explain_case *c)
+{
+    fx_writer_nowriters_vanish(c);
+    c->t.nowriters = c->t.agg[0];
+}
+
+static void fx_state_aligned(rcuprof_explain_case *c)
+{
+    /* the sweep ran 16 in the 320 ns state, 32 in the 70 ns one */
+    fx_dip(c);
+    c->t.sweep_rtt = 318;
+    c->t.sweep_rtt_lo = 300;
+    c->t.sweep_rtt_hi = 330;
+    c->r.sweep_rtt = 71;
+    c->r.sweep_rtt_lo = 68;
+    c->r.sweep_rtt_hi = 75;
+    c->sweep_rtt_min = 68;
+    c->sweep_rtt_max = 330;
+}
+
+static void fx_state_mixed(rcuprof_explain_case *c)
+{
+    fx_state_aligned(c);
+    c->t.sweep_rtt_lo = 70;
+    c->r.sweep_rtt_hi = 320;
+}
+
+static void fx_state_stable(rcuprof_explain_case *c)
+{
+    fx_dip(c);
+    c->t.sweep_rtt = c->r.sweep_rtt = 72;
+    c->t.sweep_rtt_lo = c->r.sweep_rtt_lo = 70;
+    c->t.sweep_rtt_hi = c->r.sweep_rtt_hi = 75;
+    c->sweep_rtt_min = 70;
+    c->sweep_rtt_max = 75;
+}
+
+static void fx_harness_artefact(rcuprof_explain_case *c)
+{
+    fx_dip(c);
+    set_cost(&c->t.alt, 100, 0.02);
+    set_cost(&c->r.alt, 100, 0.02);
+}
+
+static void fx_harness_same(rcuprof_explain_case *c)
+{
+    fx_dip(c);
+    set_cost(&c->t.alt, 210, 0.02);
+    set_cost(&c->r.alt, 150, 0.02);
+}
+
+static void fx_freq_drop(rcuprof_explain_case *c)
+{
+    fx_dip(c);
+    c->pmu = 1;
+    c->t.agg[0].cycles_per_ns = 3.0;
+    c->r.agg[0].cycles_per_ns = 3.6;
+}
+
+static void fx_freq_flat(rcuprof_explain_case *c)
+{
+    fx_freq_drop(c);
+    c->t.agg[0].cycles_per_ns = 3.58;
+}
+
+static void fx_no_reference(rcuprof_explain_case *c)
+{
+    fixture(c, 1, 0, 2);
+}
+
+static void fx_no_step(rcuprof_explain_case *c)
+{
+    fixture(c, 16, 32, 40);
+}
+
+/* ---------------------------------------------------------------------- */
+
+static const struct row {
+    int line;
+    const char *rule;
+    void (*fx)(rcuprof_explain_case *c);
+    int verdict;
+    const char *word;           /* in the evidence or reason, or NULL */
+} rows[] = {
+    /* oversubscription */
+    { __LINE__, "oversubscription", fx_oversub, SUP, "waited for a CPU 50%" },
+    { __LINE__, "oversubscription", fx_busy_cpus_no_runq, INC, "not readable" },
+    { __LINE__, "oversubscription", fx_more_threads_no_wait, REF, "only" },
+    { __LINE__, "oversubscription", fx_runq_at_or_below, REF, "<= 2 CPUs" },
+    { __LINE__, "oversubscription", fx_dip, REF, "16 threads <= 40" },
+    /* external load or steal */
+    { __LINE__, "external", fx_runq_at_or_below, SUP, "beyond the 0%" },
+    { __LINE__, "external", fx_runq_both, INC, "hit both counts" },
+    { __LINE__, "external", fx_steal, SUP, "steal 6.0%" },
+    { __LINE__, "external", fx_oversub, REF, "what 4 threads on 2 CPUs explain" },
+    { __LINE__, "external", fx_contention, REF, NULL },
+    /* contention between running threads */
+    { __LINE__, "contention", fx_contention, SUP, "150 ns" },
+    { __LINE__, "contention", fx_contention_off_cpu, INC, "off-CPU" },
+    { __LINE__, "contention", fx_no_contention, REF, "+2%" },
+    { __LINE__, "contention", fx_oversub, REF, NULL },
+    { __LINE__, "contention", fx_no_reference, NT, "no reference" },
+    /* placement */
+    { __LINE__, "placement", fx_dip_vanishes_pinned, SUP, "vanishes under compact" },
+    { __LINE__, "placement", fx_dip, REF, "same under every" },
+    { __LINE__, "placement", fx_dip_vanishes_in_noise, INC, "overlap" },
+    { __LINE__, "placement", fx_dip_appears_pinned, SUP, "moves with placement" },
+    { __LINE__, "placement", fx_unpinned_only, NT, "no pinned" },
+    /* cross-package or cross-L3 */
+    { __LINE__, "cross_domain", fx_dip, NT, "one package and one L3" },
+    { __LINE__, "cross_domain", fx_cross_confined_vanishes, SUP, "confined to package:0" },
+    { __LINE__, "cross_domain", fx_cross_flat_matrix, REF, "1.0x" },
+    /* SMT */
+    { __LINE__, "smt", fx_dip, NT, "no SMT" },
+    { __LINE__, "smt", fx_smt_compact_slower, SUP, "1.50x core" },
+    { __LINE__, "smt", fx_smt_same, REF, "agree" },
+    /* writers */
+    { __LINE__, "writer", fx_dip, NT, "no writers" },
+    { __LINE__, "writer", fx_writer_probes, SUP, "retries" },
+    { __LINE__, "writer", fx_writer_probes_zero, REF, NULL },
+    { __LINE__, "writer", fx_writer_nowriters_vanish, SUP, "without writers the step vanishes" },
+    { __LINE__, "writer", fx_writer_nowriters_same, REF, "the same" },
+    /* machine state */
+    { __LINE__, "machine_state", fx_dip, NT, "--rtt off" },
+    { __LINE__, "machine_state", fx_state_aligned, SUP, "slow state" },
+    { __LINE__, "machine_state", fx_state_mixed, INC, "do not separate" },
+    { __LINE__, "machine_state", fx_state_stable, REF, "stable" },
+    /* harness */
+    { __LINE__, "harness", fx_dip, NT, "not run" },
+    { __LINE__, "harness", fx_harness_artefact, SUP, "the harness makes it" },
+    { __LINE__, "harness", fx_harness_same, REF, "same ratio" },
+    /* frequency */
+    { __LINE__, "frequency", fx_dip, NT, "no hardware cycles counter" },
+    { __LINE__, "frequency", fx_freq_drop, SUP, "3.60 to 3.00 GHz" },
+    { __LINE__, "frequency", fx_freq_flat, REF, NULL },
+    /* unexplained */
+    { __LINE__, "unexplained", fx_dip, SUP, "no rule above" },
+    { __LINE__, "unexplained", fx_dip_vanishes_pinned, REF, NULL },
+    { __LINE__, "unexplained", fx_no_step, NT, "no step" },
+    { __LINE__, "unexplained", fx_no_reference, NT, "no reference" },
+};
+
+static int has_word(const rcuprof_explain_verdict *v, const char *w)
+{
+    size_t i;
+
+    if (strstr(v->reason, w) != NULL)
+        return 1;
+    for (i = 0; i < v->npro; i++)
+        if (strstr(v->pro[i], w) != NULL)
+            return 1;
+    for (i = 0; i < v->ncon; i++)
+        if (strstr(v->con[i], w) != NULL)
+            return 1;
+    return 0;
+}
+
+static void dump(const rcuprof_explain_verdict *v)
+{
+    size_t i;
+
+    fprintf(stderr, "  %s: %s %s\n", v->id,
+            rcuprof_explain_verdict_name(v->verdict), v->reason);
+    for (i = 0; i < v->npro; i++)
+        fprintf(stderr, "    for: %s\n", v->pro[i]);
+    for (i = 0; i < v->ncon; i++)
+        fprintf(stderr, "    against: %s\n", v->con[i]);
+}
+
+static void test_rules(void **state)
+{
+    rcuprof_explain_thresholds th;
+    rcuprof_explain_verdict v[16];
+    rcuprof_explain_case c;
+    char summary[256];
+    size_t i;
+    int bad = 0;
+
+    (void)state;
+    assert_true(rcuprof_explain_nrules <= 16);
+    rcuprof_explain_thresholds_default(&th);
+    for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        const struct row *r = &rows[i];
+        int k = rcuprof_explain_rule_index(r->rule);
+
+        assert_true(k >= 0);
+        r->fx(&c);
+        rcuprof_explain_classify(&c, &th, v, summary, sizeof(summary));
+        if (v[k].verdict != r->verdict
+            || (r->word != NULL && !has_word(&v[k], r->word))) {
+            fprintf(stderr, "line %d: %s is %s, wanted %s%s%s\n", r->line,
+                    r->rule, rcuprof_explain_verdict_name(v[k].verdict),
+                    rcuprof_explain_verdict_name(r->verdict),
+                    r->word != NULL ? " with " : "",
+                    r->word != NULL ? r->word : "");
+            dump(&v[k]);
+            bad++;
+        }
+    }
+    assert_int_equal(bad, 0);
+}
+
+/* Every rule has a row for each verdict it can give here. */
+static void test_every_rule_tested(void **state)
+{
+    size_t i, k;
+
+    (void)state;
+    for (k = 0; k < rcuprof_explain_nrules; k++) {
+        int seen = 0;
+
+        for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+            if (strcmp(rows[i].rule, rcuprof_explain_rules[k].id) == 0)
+                seen |= 1 << rows[i].verdict;
+        if (!(seen & (1 << SUP)) || !(seen & ((1 << REF) | (1 << NT))))
+            fail_msg("rule %s lacks a supported or a negative row",
+                     rcuprof_explain_rules[k].id);
+    }
+}
+
+/* The summaries: from the measurements, not the thread count alone. */
+static void test_summaries(void **state)
+{
+    static const struct {
+        int line;
+        void (*fx)(rcuprof_explain_case *c);
+        const char *summary;
+    } srows[] = {
+        { __LINE__, fx_oversub, "oversubscription" },
+        { __LINE__, fx_contention, "contention" },
+        { __LINE__, fx_runq_at_or_below, "external" },
+        { __LINE__, fx_dip, "unexplained" },
+        { __LINE__, fx_no_step, "no step" },
+        { __LINE__, fx_no_reference, "baseline" },
+        { __LINE__, fx_dip_vanishes_pinned, "placement" },
+    };
+    rcuprof_explain_thresholds th;
+    rcuprof_explain_verdict v[16];
+    rcuprof_explain_case c;
+    char summary[256];
+    size_t i;
+
+    (void)state;
+    rcuprof_explain_thresholds_default(&th);
+    for (i = 0; i < sizeof(srows) / sizeof(srows[0]); i++) {
+        srows[i].fx(&c);
+        rcuprof_explain_classify(&c, &th, v, summary, sizeof(summary));
+        if (strcmp(summary, srows[i].summary) != 0)
+            fail_msg("line %d: summary '%s', wanted '%s'", srows[i].line,
+                     summary, srows[i].summary);
+    }
+}
+
+/* The case JSON and markdown carry the verdicts and the evidence. */
+static void test_render(void **state)
+{
+    rcuprof_explain_thresholds th;
+    rcuprof_explain_verdict v[16];
+    rcuprof_explain_case c;
+    char summary[256], *md;
+    json_t *cj, *rep;
+
+    (void)state;
+    rcuprof_explain_thresholds_default(&th);
+    fx_oversub(&c);
+    rcuprof_explain_classify(&c, &th, v, summary, sizeof(summary));
+    cj = rcuprof_explain_case_json(&c, v, summary);
+    assert_non_null(cj);
+    assert_string_equal(json_string_value(json_array_get(
+        json_object_get(cj, "causes"), 0)), "oversubscription");
+    assert_int_equal(json_array_size(json_object_get(cj, "rules")),
+                     rcuprof_explain_nrules);
+    rep = json_pack("{s:s, s:{s:s, s:s, s:i, s:s, s:i, s:i, s:i, s:i, s:b, s:s},"
+                    " s:i, s:i, s:{s:i, s:i}, s:s, s:[o], s:{s:[], s:[], s:[],"
+                    " s:i}, s:[s]}",
+                    "variant", "stock",
+                    "machine", "host", "vm", "kernel", "6", "cpus_allowed", 2,
+                    "allowed", "0-1", "packages", 1, "l3_domains", 1,
+                    "cores", 2, "pus", 2, "smt", 0, "counters", "none",
+                    "reps", 2, "seed", 1, "runs", "total", 3, "failed", 0,
+                    "options_text", "--duration-ms 50", "cases", cj,
+                    "rtt", "pairs", "cpus", "matrix", "total_pairs", 0,
+                    "notes", "a note | with a bar");
+    assert_non_null(rep);
+    md = rcuprof_explain_markdown(rep);
+    assert_non_null(md);
+    assert_non_null(strstr(md, "| oversubscription | **supported** |"));
+    assert_non_null(strstr(md, "## 4 threads vs 2 (listed): oversubscription"));
+    assert_non_null(strstr(md, "not testable here: no SMT"));
+    free(md);
+    json_decref(rep);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rules),
+        cmocka_unit_test(test_every_rule_tested),
+        cmocka_unit_test(test_summaries),
+        cmocka_unit_test(test_render),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

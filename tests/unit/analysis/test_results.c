@@ -1,0 +1,490 @@
+/*
+ * Results files and the comparison table (src/cli/results.c, table.c):
+ * SHA-256 against FIPS 180-2's examples, the spec hash, reading with a torn
+ * last line and corrupt input, and the table on a synthetic results file
+ * whose expected figures are worked out by hand in the comments.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "results.h"
+#include "rcuprof_report.h"
+
+static char tmpdir[256];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof(tmpdir), "/tmp/rcuprof-unit-XXXXXX");
+    return mkdtemp(tmpdir) == NULL;
+}
+
+static int teardown(void **state)
+{
+    char cmd[300];
+
+    (void)state;
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+    return system(cmd) != 0;
+}
+
+#define assert_near(a, b, tol) \
+    do { \
+        double a_ = (a), b_ = (b); \
+        if (!(fabs(a_ - b_) <= (tol))) \
+            fail_msg("line %d: %.12g != %.12g (tolerance %g)", __LINE__, \
+                     a_, b_, (double)(tol)); \
+    } while (0)
+
+/* ---------------------------------------------------------------------- */
+
+static void test_sha256(void **state)
+{
+    static const struct {
+        int line;
+        const char *in;
+        const char *hex;
+    } rows[] = {
+        /* FIPS 180-2 appendix B and the empty string. */
+        { __LINE__, "",
+          "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" },
+        { __LINE__, "abc",
+          "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" },
+        { __LINE__, "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+          "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1" },
+    };
+    char hex[65], *mil;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        rcuprof_sha256_hex(rows[i].in, strlen(rows[i].in), hex);
+        if (strcmp(hex, rows[i].hex) != 0)
+            fail_msg("line %d: %s", rows[i].line, hex);
+    }
+    /* One million 'a' (FIPS 180-2 B.3): many blocks. */
+    mil = malloc(1000000);
+    assert_non_null(mil);
+    memset(mil, 'a', 1000000);
+    rcuprof_sha256_hex(mil, 1000000, hex);
+    assert_string_equal(hex,
+        "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+    free(mil);
+    /* 55 and 56 bytes: the padding fits in one block, then needs two. */
+    {
+        char b55[56], b64[65];
+
+        memset(b55, 'a', 55);
+        rcuprof_sha256_hex(b55, 55, hex);
+        assert_string_equal(hex,
+            "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318");
+        memset(b64, 'a', 64);
+        rcuprof_sha256_hex(b64, 64, hex);
+        assert_string_equal(hex,
+            "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb");
+    }
+}
+
+static void test_spec_hash(void **state)
+{
+    json_t *a = json_loads("{\"variants\":[\"x\",\"y\"],\"threads\":[1,2],"
+                           "\"reps\":3,\"options\":{\"duration-ms\":\"50\"},"
+                           "\"seed\":7,\"rcuprof_version\":\"0.1.0\"}", 0, NULL);
+    json_t *b = json_loads("{\"seed\":7,\"rcuprof_version\":\"0.1.0\","
+                           "\"options\":{\"duration-ms\":\"50\"},\"reps\":3,"
+                           "\"threads\":[1,2],\"variants\":[\"x\",\"y\"]}", 0, NULL);
+    char ha[65], hb[65], hc[65];
+    char *canon;
+
+    (void)state;
+    assert_non_null(a);
+    assert_non_null(b);
+    /* Key order does not matter; the hash is that of the canonical text. */
+    assert_int_equal(rcuprof_spec_hash(a, ha), 0);
+    assert_int_equal(rcuprof_spec_hash(b, hb), 0);
+    assert_string_equal(ha, hb);
+    canon = json_dumps(a, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENSURE_ASCII);
+    rcuprof_sha256_hex(canon, strlen(canon), hc);
+    assert_string_equal(ha, hc);
+    free(canon);
+    /* Any change is another sweep: reps, variant order, an option, seed. */
+    json_object_set_new(b, "reps", json_integer(4));
+    assert_int_equal(rcuprof_spec_hash(b, hb), 0);
+    assert_string_not_equal(ha, hb);
+    json_object_set_new(b, "reps", json_integer(3));
+    json_object_set_new(json_object_get(b, "options"), "duration-ms",
+                        json_string("60"));
+    assert_int_equal(rcuprof_spec_hash(b, hb), 0);
+    assert_string_not_equal(ha, hb);
+    assert_int_equal(rcuprof_spec_hash(json_object_get(a, "threads"), hb), -1);
+    json_decref(a);
+    json_decref(b);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Synthetic results files                                                 */
+
+static char *header_line(const char *variants_json, unsigned cpus_unused)
+{
+    char *spec_txt, *line, hex[65];
+    json_t *spec;
+
+    (void)cpus_unused;
+    if (asprintf(&spec_txt, "{\"variants\":%s,\"threads\":[1,2],\"reps\":3,"
+                 "\"options\":{},\"seed\":1,\"rcuprof_version\":\"0.1.0\"}",
+                 variants_json) < 0)
+        return NULL;
+    spec = json_loads(spec_txt, 0, NULL);
+    assert_non_null(spec);
+    assert_int_equal(rcuprof_spec_hash(spec, hex), 0);
+    assert_true(asprintf(&line, "{\"type\":\"header\",\"schema\":\"%s\","
+                         "\"spec\":%s,\"spec_hash\":\"%s\"}\n",
+                         RCUPROF_RESULTS_SCHEMA, spec_txt, hex) > 0);
+    json_decref(spec);
+    free(spec_txt);
+    return line;
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void add_point(char **buf, const char *variant, unsigned block,
+                      unsigned threads, const char *status, double wall)
+{
+    char *s;
+
+    if (strcmp(status, "ok") == 0)
+        assert_true(asprintf(&s, "%s{\"type\":\"point\",\"block\":%u,"
+                             "\"threads\":%u,\"variant\":\"%s\",\"order\":0,"
+                             "\"seq\":0,\"status\":\"ok\",\"message\":null,"
+                             "\"result\":{\"env\":{\"cpus_allowed\":1,"
+                             "\"hostname\":\"h\",\"kernel\":\"k\"},"
+                             "\"run\":{\"wall_ns_per_op\":%.17g,"
+                             "\"cpu_ns_per_op\":%.17g,\"ops_per_s\":%.17g}}}\n",
+                             *buf, block, threads, variant, wall, wall / 2,
+                             1e9 * threads / wall) > 0);
+    else
+        assert_true(asprintf(&s, "%s{\"type\":\"point\",\"block\":%u,"
+                             "\"threads\":%u,\"variant\":\"%s\",\"order\":1,"
+                             "\"seq\":1,\"status\":\"%s\",\"message\":\"boom\","
+                             "\"result\":null}\n", *buf, block, threads,
+                             variant, status) > 0);
+    free(*buf);
+    *buf = s;
+}
+
+static void test_read_torn_and_corrupt(void **state)
+{
+    char path[300], err[512], *text = header_line("[\"a\",\"b\"]", 1);
+    rcuprof_results rs;
+    size_t good;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/r.jsonl", tmpdir);
+    add_point(&text, "a", 0, 1, "ok", 100);
+    add_point(&text, "b", 0, 1, "crashed", 0);
+    /* Line 4: not JSON; line 5: JSON but not a point: both skipped. */
+    text = realloc(text, strlen(text) + 64);
+    strcat(text, "{not json\n{\"type\":\"point\",\"block\":-1}\n");
+    add_point(&text, "b", 1, 1, "ok", 110);
+    good = strlen(text);
+    /* A torn last line: the writer was killed mid-write. */
+    text = realloc(text, strlen(text) + 64);
+    strcat(text, "{\"type\":\"point\",\"block\":2,\"thr");
+    write_file(path, text);
+
+    memset(&rs, 0, sizeof(rs));
+    assert_int_equal(rcuprof_results_read(&rs, path, err, sizeof(err)), 0);
+    assert_int_equal(rs.nfiles, 1);
+    assert_int_equal(rs.npoints, 3);
+    assert_int_equal(rs.files[0].n_corrupt, 2);
+    assert_int_equal(rs.files[0].first_corrupt, 4);
+    assert_int_equal(rs.files[0].torn, 1);
+    assert_int_equal(rs.files[0].good_len, good);
+    assert_int_equal(rs.files[0].lines, 6);
+    assert_int_equal(rs.nvariants, 2);
+    assert_string_equal(rs.variants[0], "a");
+    assert_int_equal(rs.points[1].status, RCUPROF_POINT_CRASHED);
+    assert_string_equal(rs.points[1].message, "boom");
+    assert_true(isnan(rs.points[1].result.wall_ns_per_op));
+    assert_near(rs.points[2].result.wall_ns_per_op, 110, 0);
+    assert_int_equal(rs.points[2].result.cpus_allowed, 1);
+    assert_string_equal(rs.files[0].host, "h");
+    rcuprof_results_free(&rs);
+    free(text);
+}
+
+static void test_read_bad_files(void **state)
+{
+    static const struct {
+        int line;
+        const char *text;       /* NULL: no file at all */
+        const char *want;       /* substring of the error */
+    } rows[] = {
+        { __LINE__, NULL, "cannot read" },
+        { __LINE__, "", "no header line (empty)" },
+        { __LINE__, "{\"type\":\"header\"", "no header line (torn)" },
+        { __LINE__, "hello world\n", "is not a results file" },
+        { __LINE__, "[1,2,3]\n", "not a results header" },
+        { __LINE__, "{\"type\":\"point\",\"block\":0}\n",
+          "not a results header" },
+        { __LINE__, "{\"type\":\"header\",\"schema\":\"rcuprof-results/0\"}\n",
+          "schema is not rcuprof-results/1" },
+        { __LINE__, "{\"type\":\"header\",\"schema\":\"rcuprof-results/1\","
+          "\"spec\":{\"variants\":[\"a\"]}}\n", "lacks variants" },
+        /* A spec edited after the hash was taken. */
+        { __LINE__, "{\"type\":\"header\",\"schema\":\"rcuprof-results/1\","
+          "\"spec\":{\"variants\":[\"a\"],\"threads\":[1],\"reps\":1,"
+          "\"seed\":1},\"spec_hash\":\"00\"}\n", "does not match" },
+    };
+    char path[300], err[512];
+    rcuprof_results rs;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        snprintf(path, sizeof(path), "%s/bad%zu.jsonl", tmpdir, i);
+        if (rows[i].text != NULL)
+            write_file(path, rows[i].text);
+        memset(&rs, 0, sizeof(rs));
+        err[0] = '\0';
+        if (rcuprof_results_read(&rs, path, err, sizeof(err)) != -1)
+            fail_msg("line %d: accepted", rows[i].line);
+        if (strstr(err, rows[i].want) == NULL || strchr(err, '\n') != NULL)
+            fail_msg("line %d: error '%s' lacks '%s'", rows[i].line, err,
+                     rows[i].want);
+        rcuprof_results_free(&rs);
+    }
+}
+
+/*
+ * The table, by hand.  Baseline "base", candidate "cand"; cpus_allowed 1.
+ *
+ * threads 1, blocks 0..2:  base 100 120 140   cand 105 132 168
+ *   base: mean 120, median 120, sd 20; 95% t interval 120 -+ t(.975, 2)
+ *     20 / sqrt 3 = 120 -+ 4.302653 x 11.547005 = [70.317246, 169.682754].
+ *   cand: mean 135, median 132, sd sqrt(((-30)^2 + 3^2 + 33^2) / 2)
+ *     = sqrt 999 = 31.606961.
+ *   ratios 1.05 1.10 1.20; logs 0.0487902 0.0953102 0.1823216, mean
+ *     0.1088073, sd 0.0677812; change exp(mean) - 1 = +11.494748%;
+ *     interval exp(mean -+ 4.302653 x 0.0677812 / sqrt 3) - 1
+ *     = [-5.783086%, +31.941053%].
+ *   Wilcoxon: all 3 ratios above 1, distinct: V = 6, exact
+ *     p = 2 P(V >= 6) = 2 / 8 = 0.25.
+ *   Mann-Whitney (cand as x): pairs x > y: 1 + 2 + 3 = 6 = W; m = n = 3,
+ *     P(W >= 6) = 7 / 20, p = 0.7.
+ *   MDE (paired): exp((1.959964 + 0.841621) x 0.0677812 / sqrt 3) - 1
+ *     = 11.587157%.
+ * threads 2 (above the 1 CPU: oversubscribed), blocks 0..2:
+ *   base 200 220 240; cand 180 187 and block 2 crashed.
+ *   pairs (200, 180), (220, 187): ratios 0.9, 0.85: change
+ *     sqrt(0.765) - 1 = -12.535722%; Wilcoxon V = 0, n = 2, p = 2/4 = 0.5.
+ *   Mann-Whitney: W = 0, m = 2, n = 3: P(W <= 0) = 1 / C(5, 2), p = 0.2.
+ *   MDE: sd of the logs |ln 0.9 - ln 0.85| / sqrt 2 = 0.0404171;
+ *     exp(2.801585 x 0.0404171 / sqrt 2) - 1 = 8.335974%.
+ * Holm, m = 2 per family: Wilcoxon 0.25, 0.5 -> 0.5, 0.5.
+ *   Mann-Whitney 0.7 (t1), 0.2 (t2) -> 0.2 x 2 = 0.4, max(0.4, 0.7) = 0.7.
+ */
+static void test_table(void **state)
+{
+    char path[300], err[512], *text = header_line("[\"base\",\"cand\"]", 1);
+    static const double base1[] = { 100, 120, 140 }, cand1[] = { 105, 132, 168 };
+    static const double base2[] = { 200, 220, 240 }, cand2[] = { 180, 187 };
+    rcuprof_results rs;
+    rcuprof_table t;
+    const rcuprof_cell *c;
+    const rcuprof_change *ch;
+    char *md, *csv;
+    json_t *j;
+    unsigned b;
+
+    (void)state;
+    for (b = 0; b < 3; b++) {
+        add_point(&text, b == 1 ? "cand" : "base", b, 1, "ok",
+                  b == 1 ? cand1[b] : base1[b]);
+        add_point(&text, b == 1 ? "base" : "cand", b, 1, "ok",
+                  b == 1 ? base1[b] : cand1[b]);
+        add_point(&text, "base", b, 2, "ok", base2[b]);
+        if (b < 2)
+            add_point(&text, "cand", b, 2, "ok", cand2[b]);
+        else
+            add_point(&text, "cand", b, 2, "crashed", 0);
+    }
+    snprintf(path, sizeof(path), "%s/t.jsonl", tmpdir);
+    write_file(path, text);
+    free(text);
+    memset(&rs, 0, sizeof(rs));
+    assert_int_equal(rcuprof_results_read(&rs, path, err, sizeof(err)), 0);
+
+    /* Errors first: unknown baseline; one variant only. */
+    assert_int_equal(rcuprof_table_build(&rs, "nope", RCUPROF_METRIC_WALL,
+                                         &t, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "--baseline 'nope'"));
+    rcuprof_table_free(&t);
+
+    assert_int_equal(rcuprof_table_build(&rs, NULL, RCUPROF_METRIC_WALL, &t,
+                                         err, sizeof(err)), 0);
+    assert_int_equal(t.nthreads, 2);
+    assert_int_equal(t.threads[0], 1);
+    assert_int_equal(t.threads[1], 2);
+    assert_int_equal(t.baseline, 0);
+    assert_int_equal(t.cpus_allowed, 1);
+    assert_false(rcuprof_table_oversubscribed(&t, 0));
+    assert_true(rcuprof_table_oversubscribed(&t, 1));
+
+    c = &t.cells[0 * 2 + 0];            /* base @ 1 */
+    assert_int_equal(c->n, 3);
+    assert_near(c->s.mean, 120, 1e-9);
+    assert_near(c->s.median, 120, 1e-9);
+    assert_near(c->s.sd, 20, 1e-9);
+    assert_near(c->s.mean_lo, 70.317246, 1e-5);
+    assert_near(c->s.mean_hi, 169.682754, 1e-5);
+    assert_true(c->noisy);              /* CV 1/6 */
+    c = &t.cells[0 * 2 + 1];            /* cand @ 1 */
+    assert_near(c->s.mean, 135, 1e-9);
+    assert_near(c->s.median, 132, 1e-9);
+    assert_near(c->s.sd, 31.606961, 1e-5);
+    c = &t.cells[1 * 2 + 1];            /* cand @ 2 */
+    assert_int_equal(c->n, 2);
+    assert_int_equal(c->failed, 1);
+    assert_near(c->s.sd, 4.949747, 1e-5);
+
+    ch = &t.changes[0 * 2 + 1];
+    assert_true(ch->have);
+    assert_true(ch->paired);
+    assert_int_equal(ch->n_pairs, 3);
+    assert_near(ch->change_pct, 11.494748, 1e-5);
+    assert_near(ch->lo_pct, -5.783086, 1e-4);
+    assert_near(ch->hi_pct, 31.941053, 1e-4);
+    assert_near(ch->p_wilcoxon, 0.25, 1e-12);
+    assert_near(ch->p_mw, 0.7, 1e-12);
+    assert_near(ch->p, 0.25, 1e-12);
+    assert_near(ch->mde_pct, 11.587157, 1e-4);
+    assert_near(ch->p_wilcoxon_holm, 0.5, 1e-12);
+    assert_near(ch->p_mw_holm, 0.7, 1e-12);
+    assert_true(ch->p_welch > 0 && ch->p_welch < 1);
+
+    ch = &t.changes[1 * 2 + 1];
+    assert_true(ch->paired);
+    assert_int_equal(ch->n_pairs, 2);
+    assert_near(ch->change_pct, -12.535722, 1e-5);
+    assert_near(ch->p_wilcoxon, 0.5, 1e-12);
+    assert_near(ch->p_mw, 0.2, 1e-12);
+    assert_near(ch->mde_pct, 8.335974, 1e-4);
+    assert_near(ch->p_wilcoxon_holm, 0.5, 1e-12);
+    assert_near(ch->p_holm, 0.5, 1e-12);
+    assert_near(ch->p_mw_holm, 0.4, 1e-12);
+
+    /* The seed's shape: threads | usecs | std dev | ... | change | p | MDE */
+    md = rcuprof_table_markdown(&t);
+    assert_non_null(md);
+    if (strstr(md, "| threads | base usecs | base std dev | cand usecs | "
+               "cand std dev | change % [95% CI] | p (Holm) | MDE |") == NULL
+        || strstr(md, "| 1 | 0.1200 | 0.0200 | 0.1350 | 0.0316 | "
+                  "+11.5 [-5.8, +31.9] | 0.500 | 11.6% |") == NULL
+        || strstr(md, "| 2 [^os] | 0.2200 | 0.0200 | 0.1835 | 0.0049 | "
+                  "-12.5 [") == NULL
+        || strstr(md, "[^os]: More threads than the 1 CPUs") == NULL
+        || strstr(md, "failed runs, left out: cand@2 x1") == NULL)
+        fail_msg("markdown:\n%s", md);
+    free(md);
+
+    csv = rcuprof_table_csv(&t);
+    assert_non_null(csv);
+    assert_non_null(strstr(csv, "\nwall_ns_per_op,1,0,base,base,3,0,120,120,20,"));
+    assert_non_null(strstr(csv, "\nwall_ns_per_op,2,1,cand,base,2,1,183.5,"));
+    {
+        /* Every line has as many fields as the header. */
+        char *line, *save = NULL;
+        int fields = -1;
+
+        for (line = strtok_r(csv, "\n", &save); line != NULL;
+             line = strtok_r(NULL, "\n", &save)) {
+            int n = 1;
+            char *p;
+
+            for (p = line; *p; p++)
+                n += *p == ',';
+            if (fields < 0)
+                fields = n;
+            assert_int_equal(n, fields);
+        }
+    }
+    free(csv);
+
+    j = rcuprof_table_json(&t, &rs);
+    assert_non_null(j);
+    assert_string_equal(json_string_value(json_object_get(j, "schema")),
+                        RCUPROF_COMPARE_SCHEMA);
+    assert_int_equal(json_integer_value(json_object_get(j, "tests")), 2);
+    {
+        json_t *row = json_array_get(json_object_get(j, "rows"), 0);
+        json_t *chg = json_object_get(json_object_get(row, "changes"), "cand");
+
+        assert_near(json_number_value(json_object_get(chg, "change_pct")),
+                    11.494748, 1e-5);
+        assert_null(json_object_get(json_object_get(row, "changes"),
+                                    "base"));
+    }
+    json_decref(j);
+    rcuprof_table_free(&t);
+
+    /* The other metric: cpu_ns_per_op is wall / 2 in this file. */
+    assert_int_equal(rcuprof_table_build(&rs, "cand", RCUPROF_METRIC_CPU, &t,
+                                         err, sizeof(err)), 0);
+    assert_int_equal(t.baseline, 1);
+    assert_near(t.cells[0].s.mean, 60, 1e-9);
+    /* base against cand: the ratios invert, so the change is symmetric. */
+    assert_near(t.changes[0].change_pct, 100 * (1 / 1.11494748 - 1), 1e-4);
+    rcuprof_table_free(&t);
+    rcuprof_results_free(&rs);
+}
+
+static void test_table_needs_two(void **state)
+{
+    char path[300], err[512], *text = header_line("[\"solo\"]", 1);
+    rcuprof_results rs;
+    rcuprof_table t;
+
+    (void)state;
+    add_point(&text, "solo", 0, 1, "ok", 100);
+    snprintf(path, sizeof(path), "%s/solo.jsonl", tmpdir);
+    write_file(path, text);
+    free(text);
+    memset(&rs, 0, sizeof(rs));
+    assert_int_equal(rcuprof_results_read(&rs, path, err, sizeof(err)), 0);
+    assert_int_equal(rcuprof_table_build(&rs, NULL, RCUPROF_METRIC_WALL, &t,
+                                         err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "needs two"));
+    rcuprof_table_free(&t);
+    rcuprof_results_free(&rs);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sha256),
+        cmocka_unit_test(test_spec_hash),
+        cmocka_unit_test(test_read_torn_and_corrupt),
+        cmocka_unit_test(test_read_bad_files),
+        cmocka_unit_test(test_table),
+        cmocka_unit_test(test_table_needs_two),
+    };
+
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
