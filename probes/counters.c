@@ -32,6 +32,7 @@
 #include <linux/perf_event.h>
 #include <perfmon/pfmlib_perf_event.h>
 
+#include "rcuprof_util.h"
 #include "rcuprof_counters.h"
 #include "counters_internal.h"
 
@@ -613,13 +614,15 @@ static int add_preset(struct rcuprof_counters *c, const char *preset,
 static int parse_list(struct rcuprof_counters *c, const char *list,
                       char *errbuf, size_t n)
 {
-    char item[RCUPROF_COUNTERS_NAME_MAX + 1];
+    char item[RCUPROF_COUNTERS_NAME_MAX + 1], msg[512];
     const char *p = list, *end;
     size_t len;
-    int ret, any = 0, k = 0;
+    int ret, any = 0;
 
+    /* "cycles,,task-clock": refused like every malformed list. */
+    if (rcuprof_list_check("events", list, msg, sizeof(msg)) != 0)
+        return seterr(errbuf, n, RCUPROF_COUNTERS_EINVAL, "%s", msg);
     while (*p != '\0') {
-        k++;
         end = strchr(p, ',');
         len = end != NULL ? (size_t)(end - p) : strlen(p);
         while (len > 0 && (*p == ' ' || *p == '\t')) {
@@ -631,11 +634,6 @@ static int parse_list(struct rcuprof_counters *c, const char *list,
         if (len >= sizeof(item))
             return seterr(errbuf, n, RCUPROF_COUNTERS_EINVAL,
                           "event name '%.40s...' is too long", p);
-        /* "cycles,,task-clock": refused like every malformed list. */
-        if (len == 0)
-            return seterr(errbuf, n, RCUPROF_COUNTERS_EINVAL,
-                          "event list '%s': item %d is empty: remove the "
-                          "extra comma", list, k);
         memcpy(item, p, len);
         item[len] = '\0';
         if (rcuprof_counters_is_preset(item))
@@ -648,10 +646,6 @@ static int parse_list(struct rcuprof_counters *c, const char *list,
         if (end == NULL)
             break;
         p = end + 1;
-        if (*p == '\0')
-            return seterr(errbuf, n, RCUPROF_COUNTERS_EINVAL,
-                          "event list '%s': item %d is empty: remove the "
-                          "extra comma", list, k + 1);
     }
     if (!any)
         return seterr(errbuf, n, RCUPROF_COUNTERS_EINVAL,

@@ -11,7 +11,6 @@
  */
 #define _GNU_SOURCE
 #include "cli.h"
-#include "rcuprof_list.h"
 #include "results.h"
 
 #include <errno.h>

@@ -1,7 +1,8 @@
 /*
  * Small helpers every room shares, each written once: the limits, the
  * clocks, the seeded shuffle of sweep and explain, sort comparators, a
- * growable string, atomic file writes and number and thread-list parsing.
+ * growable string, atomic file writes and number, list and thread-list
+ * parsing.
  * Nothing here knows OpenSSL, the driver or the CLI (src/common is the
  * bottom layer: DEVELOPERS.md, "Layers").
  */
@@ -75,6 +76,18 @@ int rcuprof_write_synced(int fd, const char *data, size_t len);
 
 /* A whole decimal number in [lo, hi] (no sign, no blanks): 0 or -1. */
 int rcuprof_parse_uint(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
+
+/*
+ * Comma-separated option lists (--fetch, --churn, --compat, --events,
+ * sweep's --variants): one rule for every list the driver and the CLI
+ * take, so that none silently skips an empty item ("a,,b", "a,", ",a"),
+ * as strtok_r would.  0 when every item of LIST has a character other
+ * than a blank; else -1 with "--OPT 'LIST': item K is empty: remove the
+ * extra comma" in err.  An empty LIST is left to the caller (each has its
+ * own message for it).
+ */
+int rcuprof_list_check(const char *opt, const char *list, char *err,
+                       size_t n);
 
 /*
  * Thread lists (threadlist.c), as sweeps take them: "1,2,4,8", "4-8",

@@ -212,3 +212,29 @@ int rcuprof_parse_uint(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
     *out = v;
     return 0;
 }
+
+int rcuprof_list_check(const char *opt, const char *list, char *err,
+                       size_t n)
+{
+    const char *p;
+    unsigned item = 1;
+    int blank = 1;
+
+    if (list[0] == '\0')
+        return 0;
+    for (p = list;; p++) {
+        if (*p == ',' || *p == '\0') {
+            if (blank) {
+                snprintf(err, n, "--%s '%s': item %u is empty: remove the "
+                         "extra comma", opt, list, item);
+                return -1;
+            }
+            if (*p == '\0')
+                return 0;
+            item++;
+            blank = 1;
+        } else if (*p != ' ' && *p != '\t') {
+            blank = 0;
+        }
+    }
+}

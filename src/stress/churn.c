@@ -22,7 +22,6 @@
  */
 #define _GNU_SOURCE
 #include "stress.h"
-#include "rcuprof_list.h"
 
 #include <errno.h>
 #include <stdatomic.h>

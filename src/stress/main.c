@@ -19,7 +19,6 @@
 #include <openssl/opensslv.h>
 
 #include "rcuprof_opts.h"
-#include "rcuprof_list.h"
 #include "rcuprof_git_revision.h"
 #include "rcuprof_placement.h"
 #include "rcuprof_counters_hooks.h"

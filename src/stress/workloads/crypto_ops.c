@@ -40,7 +40,6 @@
  * is recorded (run.workload.check) so that a test can recompute it.
  */
 #include "workloads.h"
-#include "rcuprof_list.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,6 @@
  * its per-op clock call).
  */
 #include "workloads.h"
-#include "rcuprof_list.h"
 
 #include <stdio.h>
 #include <stdlib.h>

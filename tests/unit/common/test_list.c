@@ -1,8 +1,8 @@
 /*
- * The one rule for comma-separated option lists (src/common/rcuprof_list.h):
- * every item must be non-blank.  Table-driven, each row tagged with its
- * line.  The options themselves are checked end to end by
- * tests/integration/test_lists.sh.
+ * The one rule for comma-separated option lists (rcuprof_list_check,
+ * src/common/rcuprof_util.h): every item must be non-blank.  Table-driven,
+ * each row tagged with its line.  The options themselves are checked end
+ * to end by tests/integration/test_lists.sh.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "rcuprof_list.h"
+#include "rcuprof_util.h"
 
 struct row {
     int line;
