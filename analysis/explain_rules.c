@@ -4,7 +4,8 @@
  * under several placements and harnesses) and answering supported,
  * refuted, inconclusive or not testable, with the measurements for and
  * against.  The rules and their thresholds are documented in
- * docs/explain.md; each is unit-tested (tests/unit/test_explain_rules.c).
+ * docs/explain.md; each is unit-tested
+ * (tests/unit/analysis/test_explain_rules.c).
  */
 #define _GNU_SOURCE
 #include "explain.h"

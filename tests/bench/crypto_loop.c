@@ -3,7 +3,8 @@
  * (tests/bench/crypto-ops.sh): one thread makes the same calls as
  * perftools' evp_mac / evp_cipher op and reads a clock after every op, as
  * perftools does (gettimeofday, its ossl_time_now()), until the deadline.
- * Written apart from src/stress/crypto_ops.c on purpose: it is the yardstick.
+ * Written apart from src/stress/workloads/crypto_ops.c on purpose (and
+ * linked to nothing of rcuprof's, its clock included): it is the yardstick.
  *
  * usage: crypto_loop mac|cipher shared|isolated SECONDS
  *                    [UPDATES [ALG [MAXOPS]]]

@@ -28,7 +28,7 @@ command -v valgrind >/dev/null || { echo "probes.sh: valgrind is not installed" 
 ir() {
     local v=$1 ops=$2 out="$tmp/cg.out"
     shift 2
-    # Only inside fetch_op (src/stress/fetch.c, one op): the harness's own
+    # Only inside fetch_op (src/stress/workloads/fetch.c, one op): the harness's own
     # waits and spins, which vary with timing, are not counted.
     valgrind --tool=callgrind --callgrind-out-file="$out" --toggle-collect=fetch_op \
         "$bindir/rcuprof-stress-$v" --rtt off --threads 1 --warmup-ms 0 \

@@ -1,5 +1,5 @@
 # --workload mac|cipher make perftools' evp_mac / evp_cipher ops, call for
-# call and byte for byte (src/stress/crypto_ops.c); mac-rekey and
+# call and byte for byte (src/stress/workloads/crypto_ops.c); mac-rekey and
 # cipher-rekey keep rcuprof's earlier re-keying ops.  Checked two ways, one
 # table row per case (tagged with its line):
 #  * sizes and inputs: worker 0's first op output (run.workload.check) equals

@@ -1,5 +1,5 @@
 /*
- * Results files and the comparison table (src/cli/results.c, table.c):
+ * Results files and the comparison table (analysis/results.c, compare.c):
  * SHA-256 against FIPS 180-2's examples, the spec hash, reading with a torn
  * last line and corrupt input, and the table on a synthetic results file
  * whose expected figures are worked out by hand in the comments.
