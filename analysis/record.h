@@ -68,7 +68,8 @@ typedef struct rcuprof_record_st {
     int have_probes;            /* an object, not switched off */
     double probe_retries;       /* retries per acquisition */
     double probe_slow;          /* slow-path fetches per 1k fetches */
-    double probe_wait;          /* writer wait ns per synchronize */
+    double probe_wait;          /* writer wait ns per synchronize: spinning
+                                 * + blocked (probes version 3) */
 
     /* counters (probes/README.md, "The counters member") */
     int have_counters;
