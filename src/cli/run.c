@@ -60,8 +60,11 @@ static void print_probes(json_t *p)
         printf(", %.1f ticks/acq", json_number_value(v));
     if (json_is_number(v = json_object_get(s, "lock_ticks_per_acquisition")))
         printf(" (%.1f in read_lock)", json_number_value(v));
+    if (json_is_integer(v = json_object_get(p, "timer_quantum_ticks")))
+        printf(", timer quantum %lld ticks", (long long)json_integer_value(v));
     if (json_is_integer(v = json_object_get(p, "timer_cost_ticks")))
-        printf(", timer resolution %lld ticks", (long long)json_integer_value(v));
+        printf(" (pair cost %lld subtracted)",
+               (long long)json_integer_value(v));
     printf("\n");
     if (json_is_number(v = json_object_get(s, "slow_fetches_per_kfetch")))
         printf("               slow-path fetches %.2f per 1k\n", json_number_value(v));
