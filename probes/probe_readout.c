@@ -21,6 +21,7 @@
 struct rcuprof_probe_readout {
     struct rcuprof_tool tool;
     int on;
+    int measured;                           /* a store is measured */
     unsigned k;
     unsigned nthreads;
     struct rcuprof_probes_counters *win;    /* one per worker */
@@ -94,11 +95,27 @@ struct rcuprof_tool *rcuprof_probe_readout_tool(struct rcuprof_probe_readout *p)
     return &p->tool;
 }
 
+/* The measured lib ctx's EVP method store (NULL: one it cannot see). */
+static void *measured_store(const struct rcuprof_probe_readout *p)
+{
+    if (!p->ctx_known)
+        return NULL;
+    return ossl_lib_ctx_get_data(p->ctx, OSSL_LIB_CTX_EVP_METHOD_STORE_INDEX);
+}
+
+/*
+ * Called on the main thread before any worker or writer starts: from here
+ * the measured store's events, and its lock's, count apart.
+ */
 void rcuprof_probe_readout_measures(struct rcuprof_probe_readout *p,
                                     struct ossl_lib_ctx_st *ctx, int known)
 {
+    void *store;
+
     p->ctx = ctx;
     p->ctx_known = known;
+    store = measured_store(p);
+    p->measured = store != NULL && rcuprof_probes_store_measure(store) == 0;
 }
 
 void rcuprof_probe_readout_free(struct rcuprof_probe_readout *p)
@@ -185,7 +202,8 @@ static json_t *rcu_json(const struct rcuprof_probes_rcu *r)
     U(acquire_ticks); U(lock_ticks);
     U(syncs); U(flips); U(spins); U(wait_ticks); U(max_wait_ticks);
     U(alloc_waits); U(alloc_wait_ticks); U(prior_waits); U(prior_wait_ticks);
-    U(max_blocked_ticks);
+    U(entry_waits); U(entry_wait_ticks); U(blocked_syncs);
+    U(max_blocked_ticks); U(write_lock_waits); U(write_lock_wait_ticks);
 #undef U
     json_object_set_new(j, "retries_per_acquisition",
                         ratio(r->retries, r->acquisitions, 1));
@@ -196,8 +214,8 @@ static json_t *rcu_json(const struct rcuprof_probes_rcu *r)
     json_object_set_new(j, "wait_ticks_per_sync",
                         ratio(r->wait_ticks, r->syncs, 1));
     json_object_set_new(j, "blocked_ticks_per_sync",
-                        ratio(r->alloc_wait_ticks + r->prior_wait_ticks,
-                              r->syncs, 1));
+                        ratio(r->alloc_wait_ticks + r->prior_wait_ticks
+                              + r->entry_wait_ticks, r->syncs, 1));
     json_object_set_new(j, "acquire_hist", hist_json(r->acquire_hist));
     json_object_set_new(j, "wait_hist", hist_json(r->wait_hist));
     json_object_set_new(j, "blocked_hist", hist_json(r->blocked_hist));
@@ -211,6 +229,7 @@ static json_t *store_json(const struct rcuprof_probes_store *s)
 #define U(k) json_object_set_new(j, #k, json_integer((json_int_t)s->k))
     U(rwlock_reads); U(write_locks); U(biglock); U(cache_gets);
     U(cache_misses); U(cache_sets); U(flush_alls); U(remove_all_provided);
+    U(publications);
 #undef U
     json_object_set_new(j, "misses_per_kget",
                         ratio(s->cache_misses, s->cache_gets, 1000));
@@ -231,7 +250,8 @@ static const char *slot_name(unsigned s)
  * {"rcu": {name: {...}, ...}, "store": {...}, "stores": {kind: {...}}}:
  * named slots only; "store" is the EVP stores' counts, "stores" every kind.
  */
-static json_t *counters_json(const struct rcuprof_probes_counters *c)
+static json_t *counters_json(const struct rcuprof_probe_readout *p,
+                             const struct rcuprof_probes_counters *c)
 {
     json_t *rcu = json_object(), *stores = json_object();
     unsigned s;
@@ -245,9 +265,31 @@ static json_t *counters_json(const struct rcuprof_probes_counters *c)
     for (s = 0; s < RCUPROF_STORE_KINDS; s++)
         json_object_set_new(stores, rcuprof_probes_store_kind_name(s),
                             store_json(&c->store[s]));
-    return json_pack("{s:o, s:o, s:o}", "rcu", rcu,
+    /* the measured store alone (its kind's and its lock name's counts
+     * hold every store of that kind) */
+    return json_pack("{s:o, s:o, s:o, s:o}", "rcu", rcu,
                      "store", store_json(&c->store[RCUPROF_STORE_KIND_EVP]),
-                     "stores", stores);
+                     "stores", stores,
+                     "measured", p->measured
+                     ? json_pack("{s:o, s:o}", "rcu", rcu_json(&c->measured_rcu),
+                                 "store", store_json(&c->measured_store))
+                     : json_null());
+}
+
+static void add_rcu(struct rcuprof_probes_rcu *d,
+                    const struct rcuprof_probes_rcu *x)
+{
+    uint64_t *a = (uint64_t *)d;
+    const uint64_t *b = (const uint64_t *)x;
+    size_t i;
+
+    for (i = 0; i < sizeof(*d) / 8; i++) {
+        if (&a[i] == &d->max_retries || &a[i] == &d->max_wait_ticks
+            || &a[i] == &d->max_blocked_ticks)
+            a[i] = b[i] > a[i] ? b[i] : a[i];
+        else
+            a[i] += b[i];
+    }
 }
 
 static void add_into(struct rcuprof_probes_counters *d,
@@ -255,22 +297,15 @@ static void add_into(struct rcuprof_probes_counters *d,
 {
     size_t s, i;
 
-    for (s = 0; s < RCUPROF_PROBES_MAX_LOCKS; s++) {
-        uint64_t *a = (uint64_t *)&d->rcu[s];
-        const uint64_t *b = (const uint64_t *)&x->rcu[s];
-
-        for (i = 0; i < sizeof(d->rcu[s]) / 8; i++) {
-            if (&a[i] == &d->rcu[s].max_retries
-                || &a[i] == &d->rcu[s].max_wait_ticks
-                || &a[i] == &d->rcu[s].max_blocked_ticks)
-                a[i] = b[i] > a[i] ? b[i] : a[i];
-            else
-                a[i] += b[i];
-        }
-    }
+    for (s = 0; s < RCUPROF_PROBES_MAX_LOCKS; s++)
+        add_rcu(&d->rcu[s], &x->rcu[s]);
+    add_rcu(&d->measured_rcu, &x->measured_rcu);
     /* every kind's counters: all sums */
     for (i = 0; i < sizeof(d->store) / 8; i++)
         ((uint64_t *)d->store)[i] += ((const uint64_t *)x->store)[i];
+    for (i = 0; i < sizeof(d->measured_store) / 8; i++)
+        ((uint64_t *)&d->measured_store)[i]
+            += ((const uint64_t *)&x->measured_store)[i];
 }
 
 static json_t *addr_json(uintptr_t a)
@@ -284,19 +319,33 @@ static json_t *addr_json(uintptr_t a)
                      (int)(a % RCUPROF_CACHELINE));
 }
 
-/* Addresses only for slots some thread acquired in this run (|proc|). */
-static json_t *locks_json(const struct rcuprof_probes_counters *proc)
+/*
+ * Addresses only for slots some thread acquired in this run (|proc|).  The
+ * slot of the measured store's lock describes that lock (measured true);
+ * any other, the lock of its name most recently timed.
+ */
+static json_t *locks_json(const struct rcuprof_probe_readout *p,
+                          const struct rcuprof_probes_counters *proc)
 {
     json_t *a = json_array();
+    struct rcuprof_probes_lockinfo ml;
     unsigned s;
 
+    ml.size = sizeof(ml);
+    if (!p->measured || rcuprof_probes_measured_lock_info(&ml) != 0)
+        ml.lock = 0;
     for (s = 0; s < RCUPROF_PROBES_MAX_LOCKS; s++) {
         struct rcuprof_probes_lockinfo li;
+        int is_measured = 0;
         json_t *o;
 
         li.size = sizeof(li);
         if (rcuprof_probes_lock_info(s, &li) != 0 || li.name == NULL)
             continue;
+        if (ml.lock != 0 && ml.name != NULL && strcmp(ml.name, li.name) == 0) {
+            li = ml;
+            is_measured = 1;
+        }
         /* The set-up's self-cost lock was timed too: not a lock of the run */
         if (proc == NULL || proc->rcu[s].acquisitions == 0)
             li.lock = li.qp_group = li.reader_idx = li.write_lock = 0;
@@ -309,6 +358,10 @@ static json_t *locks_json(const struct rcuprof_probes_counters *proc)
             li.lock == 0 ? json_null()
             : json_boolean(li.reader_idx / RCUPROF_CACHELINE
                            == li.write_lock / RCUPROF_CACHELINE));
+        json_object_set_new(o, "measured", json_boolean(is_measured));
+        json_object_set_new(o, "qp_group_bytes",
+            is_measured && li.lock != 0
+            ? json_integer((json_int_t)li.qp_group_bytes) : json_null());
         json_array_append_new(a, o);
     }
     return a;
@@ -321,13 +374,21 @@ static json_t *ticks_ns_per(uint64_t ticks, uint64_t n, double tpu)
                              : json_null();
 }
 
-/* The figures rcuprof's summary prints (one lock: see below). */
-static json_t *summary_json(const struct rcuprof_probes_counters *sum,
+/*
+ * The figures rcuprof's summary prints: of the measured store (its lock,
+ * its events) when the workers took its lock, else of one lock name (every
+ * lock of that name) and the EVP kind.
+ */
+static json_t *summary_json(const struct rcuprof_probe_readout *p,
+                            const struct rcuprof_probes_counters *sum,
                             const struct rcuprof_probes_counters *proc)
 {
     unsigned s, pick = 0;
     double tpu = rcuprof_probes_ticks_per_us();
     const struct rcuprof_probes_rcu *r, *pr;
+    const struct rcuprof_probes_store *st, *pst;
+    const char *lock_name, *scope = "lock_name";
+    struct rcuprof_probes_lockinfo ml;
     json_t *j;
 
     /* The store's lock when the workers took it, else the busiest slot. */
@@ -343,7 +404,23 @@ static json_t *summary_json(const struct rcuprof_probes_counters *sum,
     }
     r = &sum->rcu[pick];
     pr = &proc->rcu[pick];
-    j = json_pack("{s:s}", "lock", slot_name(pick));
+    lock_name = slot_name(pick);
+    st = &sum->store[RCUPROF_STORE_KIND_EVP];
+    pst = &proc->store[RCUPROF_STORE_KIND_EVP];
+    ml.size = sizeof(ml);
+    if (p->measured) {
+        /* the measured store's own events; its lock's if the workers took it */
+        st = &sum->measured_store;
+        pst = &proc->measured_store;
+        scope = "measured_store";
+        if (sum->measured_rcu.acquisitions > 0
+            && rcuprof_probes_measured_lock_info(&ml) == 0 && ml.name != NULL) {
+            r = &sum->measured_rcu;
+            pr = &proc->measured_rcu;
+            lock_name = ml.name;
+        }
+    }
+    j = json_pack("{s:s, s:s}", "lock", lock_name, "scope", scope);
     json_object_set_new(j, "acquisitions", json_integer((json_int_t)r->acquisitions));
     json_object_set_new(j, "retries_per_acquisition",
                         ratio(r->retries, r->acquisitions, 1));
@@ -352,10 +429,12 @@ static json_t *summary_json(const struct rcuprof_probes_counters *sum,
     json_object_set_new(j, "lock_ticks_per_acquisition",
                         ratio(r->lock_ticks, r->timed, 1));
     json_object_set_new(j, "slow_fetches_per_kfetch",
-                        ratio(sum->store[RCUPROF_STORE_KIND_EVP].cache_misses,
-                              sum->store[RCUPROF_STORE_KIND_EVP].cache_gets,
-                              1000));
+                        ratio(st->cache_misses, st->cache_gets, 1000));
     json_object_set_new(j, "syncs", json_integer((json_int_t)pr->syncs));
+    json_object_set_new(j, "publications",
+                        json_integer((json_int_t)pst->publications));
+    json_object_set_new(j, "syncs_per_publication",
+                        ratio(pr->syncs, pst->publications, 1));
     /*
      * A writer's wait in ossl_synchronize_rcu: spinning on the old qp's
      * readers, blocked (asleep) for a free qp or for earlier grace periods,
@@ -364,14 +443,18 @@ static json_t *summary_json(const struct rcuprof_probes_counters *sum,
     json_object_set_new(j, "writer_spin_ns_per_sync",
                         ticks_ns_per(pr->wait_ticks, pr->syncs, tpu));
     json_object_set_new(j, "writer_blocked_ns_per_sync",
-                        ticks_ns_per(pr->alloc_wait_ticks + pr->prior_wait_ticks,
-                                     pr->syncs, tpu));
+                        ticks_ns_per(pr->alloc_wait_ticks + pr->prior_wait_ticks
+                                     + pr->entry_wait_ticks, pr->syncs, tpu));
     json_object_set_new(j, "writer_wait_ns_per_sync",
                         ticks_ns_per(pr->wait_ticks + pr->alloc_wait_ticks
-                                     + pr->prior_wait_ticks, pr->syncs, tpu));
+                                     + pr->prior_wait_ticks
+                                     + pr->entry_wait_ticks, pr->syncs, tpu));
     json_object_set_new(j, "blocked_syncs",
-                        json_integer((json_int_t)(pr->alloc_waits
-                                                  + pr->prior_waits)));
+                        json_integer((json_int_t)pr->blocked_syncs));
+    /* store writers' waits for the RCU write lock (not in a synchronize) */
+    json_object_set_new(j, "write_lock_wait_ns_per_write",
+                        ticks_ns_per(pr->write_lock_wait_ticks,
+                                     pst->write_locks, tpu));
     return j;
 }
 
@@ -383,18 +466,14 @@ static json_t *summary_json(const struct rcuprof_probes_counters *sum,
 static json_t *measured_store_json(const struct rcuprof_probe_readout *p)
 {
     struct rcuprof_probes_storeinfo si;
-    OSSL_LIB_CTX *ctx = p->ctx;
-    void *store;
+    void *store = measured_store(p);
 
-    if (!p->ctx_known)
-        return json_null();
-    store = ossl_lib_ctx_get_data(ctx, OSSL_LIB_CTX_EVP_METHOD_STORE_INDEX);
     si.size = sizeof(si);
     if (store == NULL || rcuprof_probes_store_info(store, &si) != 0)
         return json_null();
     return json_pack("{s:s, s:s, s:o, s:o}",
                      "kind", rcuprof_probes_store_kind_name((unsigned)si.kind),
-                     "libctx", ctx != NULL ? "own" : "default",
+                     "libctx", p->ctx != NULL ? "own" : "default",
                      "lock", addr_json(si.lock),
                      "biglock", addr_json(si.biglock));
 }
@@ -407,11 +486,13 @@ static json_t *hook_to_json(struct rcuprof_tool *tool,
     json_t *j, *threads;
     unsigned i;
 
-    j = json_pack("{s:i, s:b, s:i, s:s, s:I, s:f}",
+    j = json_pack("{s:i, s:b, s:i, s:s, s:I, s:I, s:f}",
                   "version", RCUPROF_PROBES_VERSION, "enabled", p->on,
                   "sample_every", (int)rcuprof_probes_get_sample_every(),
                   "clock", rcuprof_probes_clock(),
                   "timer_cost_ticks", (json_int_t)rcuprof_probes_timer_cost(),
+                  "timer_quantum_ticks",
+                  (json_int_t)rcuprof_probes_timer_quantum(),
                   "ticks_per_us", rcuprof_probes_ticks_per_us());
     json_object_set_new(j, "self_cost", json_pack("{s:o, s:o, s:o}",
         "read_pair_ns_off", p->cost_off_ns >= 0 ? json_real(p->cost_off_ns) : json_null(),
@@ -419,7 +500,7 @@ static json_t *hook_to_json(struct rcuprof_tool *tool,
         "added_ns", p->cost_on_ns >= 0 ? json_real(p->cost_on_ns - p->cost_off_ns)
                                        : json_null()));
     if (!p->on) {
-        json_object_set_new(j, "locks", locks_json(NULL));
+        json_object_set_new(j, "locks", locks_json(p, NULL));
         json_object_set_new(j, "threads", json_null());
         json_object_set_new(j, "sum", json_null());
         json_object_set_new(j, "process", json_null());
@@ -431,7 +512,7 @@ static json_t *hook_to_json(struct rcuprof_tool *tool,
     sum.nslots = RCUPROF_PROBES_MAX_LOCKS;
     threads = json_array();
     for (i = 0; i < p->nthreads; i++) {
-        json_t *t = counters_json(&p->win[i]);
+        json_t *t = counters_json(p, &p->win[i]);
 
         json_object_set_new(t, "id", json_integer((json_int_t)i));
         json_array_append_new(threads, t);
@@ -439,11 +520,11 @@ static json_t *hook_to_json(struct rcuprof_tool *tool,
     }
     proc.size = sizeof(proc);
     rcuprof_probes_read_process(&proc);
-    json_object_set_new(j, "locks", locks_json(&proc));
+    json_object_set_new(j, "locks", locks_json(p, &proc));
     json_object_set_new(j, "threads", threads);
-    json_object_set_new(j, "sum", counters_json(&sum));
-    json_object_set_new(j, "process", counters_json(&proc));
-    json_object_set_new(j, "summary", summary_json(&sum, &proc));
+    json_object_set_new(j, "sum", counters_json(p, &sum));
+    json_object_set_new(j, "process", counters_json(p, &proc));
+    json_object_set_new(j, "summary", summary_json(p, &sum, &proc));
     json_object_set_new(json_object_get(j, "summary"), "store",
                         measured_store_json(p));
     return j;

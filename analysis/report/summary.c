@@ -58,8 +58,11 @@ static void print_probes(FILE *f, const json_t *p)
         fprintf(f, ", %.1f ticks/acq", json_number_value(v));
     if (json_is_number(v = json_object_get(s, "lock_ticks_per_acquisition")))
         fprintf(f, " (%.1f in read_lock)", json_number_value(v));
+    if (json_is_integer(v = json_object_get(p, "timer_quantum_ticks")))
+        fprintf(f, ", timer quantum %lld ticks",
+                (long long)json_integer_value(v));
     if (json_is_integer(v = json_object_get(p, "timer_cost_ticks")))
-        fprintf(f, ", timer resolution %lld ticks",
+        fprintf(f, " (pair cost %lld subtracted)",
                 (long long)json_integer_value(v));
     fprintf(f, "\n");
     if (json_is_number(v = json_object_get(s, "slow_fetches_per_kfetch")))

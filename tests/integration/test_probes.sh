@@ -41,6 +41,10 @@ for v in $RCUV; do
         "rcu(s, 'method_store')['timed'] >= $N // 64 and sum(rcu(s, 'method_store')['acquire_hist']['log2_buckets'].values()) == rcu(s, 'method_store')['timed']" "rcu(s, 'method_store')"
     check "$v: every store kind counted apart; store is stores.evp; the measured EVP store's locks" "$TMP/$v-fetch.json" \
         "set(s['stores']) == {'other','evp','decoder','encoder','store_loader','tmp'} and s['store'] == s['stores']['evp'] and s['stores']['decoder']['cache_gets'] == 0 and p['summary']['store']['kind'] == 'evp' and p['summary']['store']['libctx'] == 'own' and p['summary']['store']['lock'] is not None" "s['stores'], p['summary']['store']"
+    check "$v: the summary is the measured store's (its lock, its events), and locks[] describes that lock" "$TMP/$v-fetch.json" \
+        "p['summary']['scope'] == 'measured_store' and p['summary']['acquisitions'] == s['measured']['rcu']['acquisitions'] >= $N and any(l['measured'] and l['lock']['addr'] == p['summary']['store']['lock']['addr'] for l in p['locks'])" "p['summary'], s['measured'], p['locks']"
+    check "$v: timer quantum reported, at most the pair's cost" "$TMP/$v-fetch.json" \
+        "1 <= p['timer_quantum_ticks'] <= max(p['timer_cost_ticks'], 1)" "p['timer_quantum_ticks'], p['timer_cost_ticks']"
     check "$v: per-thread counts sum to the total" "$TMP/$v-fetch.json" \
         "sum(t['rcu']['method_store']['acquisitions'] for t in p['threads']) == rcu(s, 'method_store')['acquisitions']" "p['threads']"
 done
@@ -108,9 +112,11 @@ if has rcu-sync; then
     check "rcu-sync, 2 writers, sampled: spinning and blocked waits, separately" "$TMP/rs-w2.json" \
         "p['summary']['syncs'] > 0 and p['summary']['writer_spin_ns_per_sync'] > 0 and p['summary']['blocked_syncs'] > 0 and p['summary']['writer_blocked_ns_per_sync'] > 0 and abs(p['summary']['writer_wait_ns_per_sync'] - p['summary']['writer_spin_ns_per_sync'] - p['summary']['writer_blocked_ns_per_sync']) < 1e-6 * p['summary']['writer_wait_ns_per_sync'] + 1e-9 and d['samples'] is not None" \
         "p['summary']"
-    check "rcu-sync, 2 writers: blocked waits split alloc/prior, at most one each per synchronize" "$TMP/rs-w2.json" \
-        "rcu(pr, 'method_store')['alloc_waits'] + rcu(pr, 'method_store')['prior_waits'] == p['summary']['blocked_syncs'] and rcu(pr, 'method_store')['alloc_waits'] <= rcu(pr, 'method_store')['syncs'] and rcu(pr, 'method_store')['prior_waits'] <= rcu(pr, 'method_store')['syncs']" \
-        "rcu(pr, 'method_store')"
+    # blocked_syncs counts each synchronize that blocked once, wherever
+    # (entry, alloc, prior); prior waits are 0 on a lock with 2 qps.
+    check "rcu-sync, 2 writers: blocked waits split entry/alloc/prior, blocked_syncs once per synchronize, no prior wait with 2 qps" "$TMP/rs-w2.json" \
+        "(lambda m: max(m['entry_waits'], m['alloc_waits'], m['prior_waits']) <= m['blocked_syncs'] <= m['entry_waits'] + m['alloc_waits'] + m['prior_waits'] and m['blocked_syncs'] <= m['syncs'] and m['prior_waits'] == 0 and p['summary']['blocked_syncs'] == pr['measured']['rcu']['blocked_syncs'])(rcu(pr, 'method_store'))" \
+        "rcu(pr, 'method_store'), pr['measured']['rcu']"
     grep -Eq "spinning [0-9]+ ns, blocked [0-9]+ ns" "$TMP/rs-w2.txt" \
         && pass "rcuprof run summary prints spinning and blocked writer waits" \
         || fail "summary lacks spinning/blocked: $(cat "$TMP/rs-w2.txt")"
@@ -124,6 +130,8 @@ for v in $(echo "$RCUPROF_VARIANTS_BUILT" | tr ',' ' '); do
     drv "$v" --ops 2000 -n 1 > "$TMP/$v-layout.json" 2>"$TMP/err" || { fail "$v fetch run: $(cat "$TMP/err")"; continue; }
     check "$v: reader_idx on its own line, a line or more from write_lock" "$TMP/$v-layout.json" \
         "any(l['name'] == 'method_store' and l['reader_idx_shares_line_with_write_lock'] is False and int(l['write_lock']['addr'], 16) - int(l['reader_idx']['addr'], 16) >= 64 for l in p['locks'])" "p['locks']"
+    check "$v: the users array (qp_group) on whole lines of its own" "$TMP/$v-layout.json" \
+        "any(l['measured'] and l['qp_group']['line_offset'] == 0 and 0 < l['qp_group_bytes'] <= 64 and int(l['qp_group']['addr'], 16) // 64 not in (int(l['write_lock']['addr'], 16) // 64, int(l['reader_idx']['addr'], 16) // 64, int(l['lock']['addr'], 16) // 64) for l in p['locks'])" "p['locks']"
     check "$v: build record ends with the option's patch" "$TMP/$v-layout.json" \
         "d['build']['patches'][-1]['name'] == '0001-rcu-lock-padded.patch'" "d['build']['patches']"
 done
@@ -138,7 +146,8 @@ fi
 if [ -n "$RCUV" ]; then
     "$RCUPROF" run --variant $V1 -n 1 --ops 1000 > "$TMP/summary" 2>"$TMP/err" || fail "rcuprof run: $(cat "$TMP/err")"
     grep -q "retries/acq" "$TMP/summary" && grep -q "slow-path fetches" "$TMP/summary" \
-        && pass "run summary shows retries/acq and slow-path fetches" || fail "summary: $(cat "$TMP/summary")"
+        && grep -Eq "timer quantum [0-9]+ ticks \(pair cost [0-9]+ subtracted\)" "$TMP/summary" \
+        && pass "run summary shows retries/acq, slow-path fetches and the timer quantum beside the ticks" || fail "summary: $(cat "$TMP/summary")"
 fi
 expect_error 2 "--probes 'maybe'" "$RCUPROF" run --variant "$(first_variant)" --probes maybe
 finish

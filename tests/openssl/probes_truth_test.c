@@ -16,8 +16,19 @@
  *   store kinds    fetches and a decoder side by side in one lib ctx give two
  *                  separate sets of counts: the EVP store's and the decoder
  *                  store's (and, on the RCU store, two lock names).
+ *   whole waits    a writer that finds the RCU write lock held at
+ *                  synchronize entry blocks there, and that wait is part of
+ *                  the synchronize's blocked time; a store writer's wait in
+ *                  ossl_rcu_write_lock is timed as its own figure.
+ *   measured store two lib ctxs fetched side by side, one of them measured:
+ *                  the measured counts hold only its store's events (and,
+ *                  on the RCU store, only its lock's read sections).
+ *   publications   the same known writes publish a known number of
+ *                  versions (RCU; 0 on stock), and rcu-sync synchronizes
+ *                  once per publication.
  *   ticks          the fenced timer pair resolves a known short delay (a
- *                  chain of dependent multiplies) and scales with it.
+ *                  chain of dependent multiplies) and scales with it; the
+ *                  quantum is the finest step consecutive reads show.
  *   frees          (RCU store) a method that a batch publication drops is
  *                  freed with no store lock held: its free function can
  *                  reserve the store itself (patches/README.md).
@@ -188,6 +199,9 @@ static void test_store_writes(void)
     static FAKE_METHOD m1 = { 1 }, m2 = { 1 }, m3 = { 1 }, m4 = { 1 };
     OSSL_METHOD_STORE *store = ossl_method_store_new(NULL);
     struct rcuprof_probes_store a, b;
+#if RCUPROF_PROBES_VERSION >= 4 && defined(OSSL_METHOD_STORE_RCU)
+    struct rcuprof_probes_counters ca, cb;
+#endif
     char q[32];
     int i, writes = 0, ncache = 37;
 
@@ -196,6 +210,12 @@ static void test_store_writes(void)
         return;
     /* a standalone store counts as "other" unless its creator names it */
     rcuprof_probes_store_set_kind(store, RCUPROF_STORE_KIND_EVP);
+#if RCUPROF_PROBES_VERSION >= 4 && defined(OSSL_METHOD_STORE_RCU)
+    /* measured: its own lock's synchronize calls, apart from every other */
+    rcuprof_probes_store_measure(store);
+    ca.size = cb.size = sizeof(ca);
+    rcuprof_probes_read(&ca);
+#endif
     a = store_now();
     CHECK(ossl_method_store_add(store, FAKE_PROV, 1, "", &m1, fake_up_ref,
                                 fake_free), "add");
@@ -220,6 +240,9 @@ static void test_store_writes(void)
     writes++;
     CHECK(ossl_method_store_cache_flush_all(store), "flush_all");
     writes++;
+    /* an empty cache: a store write that changes nothing */
+    CHECK(ossl_method_store_cache_flush_all(store), "flush_all again");
+    writes++;
     b = store_now();
     printf("store writes (%s): %d made, write_locks %llu, biglock %llu, "
            "cache_sets %llu\n", store_variant(), writes,
@@ -233,6 +256,43 @@ static void test_store_writes(void)
           (unsigned long long)(b.biglock - a.biglock));
     CHECK(b.cache_sets - a.cache_sets == (uint64_t)ncache, "cache_sets %llu",
           (unsigned long long)(b.cache_sets - a.cache_sets));
+#if RCUPROF_PROBES_VERSION >= 4
+    {
+        /*
+         * Publications: every write that changed the store publishes one
+         * version (the add, the batch of three, 37 cache sets, the remove,
+         * the first flush), the second flush none; stock publishes nothing.
+         */
+# ifdef OSSL_METHOD_STORE_RCU
+        uint64_t want = 1 + 1 + (uint64_t)ncache + 1 + 1;
+# else
+        uint64_t want = 0;
+# endif
+        uint64_t pubs = b.publications - a.publications;
+
+        printf("store writes (%s): publications %llu (expected %llu)\n",
+               store_variant(), (unsigned long long)pubs,
+               (unsigned long long)want);
+        CHECK(pubs == want, "publications %llu, expected %llu",
+              (unsigned long long)pubs, (unsigned long long)want);
+# ifdef OSSL_METHOD_STORE_RCU
+        rcuprof_probes_read(&cb);
+        if (strcmp(store_variant(), "sync") == 0) {
+            uint64_t syncs = cb.measured_rcu.syncs - ca.measured_rcu.syncs;
+
+            printf("store writes (sync): %llu synchronize calls on the "
+                   "store's lock for %llu publications\n",
+                   (unsigned long long)syncs, (unsigned long long)pubs);
+            CHECK(syncs == pubs, "rcu-sync: %llu syncs for %llu publications",
+                  (unsigned long long)syncs, (unsigned long long)pubs);
+        }
+        rcuprof_probes_store_measure(NULL);
+# endif
+    }
+#else
+    CHECK(0, "no publication count in this probe layer (version %d)",
+          RCUPROF_PROBES_VERSION);
+#endif
     ossl_method_store_free(store);
 }
 
@@ -390,6 +450,177 @@ static void test_store_kinds(void)
     OSSL_LIB_CTX_free(ctx);
 }
 
+/* ---- whole waits: synchronize entry, and a store writer's write lock ---- */
+
+static CRYPTO_RCU_LOCK *hlock;
+static volatile int holding;
+
+/* Holds the lock's write lock for 50 ms */
+static void *write_lock_holder(void *arg)
+{
+    (void)arg;
+    ossl_rcu_write_lock(hlock);
+    __atomic_store_n(&holding, 1, __ATOMIC_RELEASE);
+    usleep(50000);
+    ossl_rcu_write_unlock(hlock);
+    return NULL;
+}
+
+static void hold_write_lock(pthread_t *t)
+{
+    holding = 0;
+    pthread_create(t, NULL, write_lock_holder, NULL);
+    while (!__atomic_load_n(&holding, __ATOMIC_ACQUIRE))
+        usleep(100);
+}
+
+static void test_whole_waits(void)
+{
+    struct rcuprof_probes_rcu a, b, c;
+    double tpu = rcuprof_probes_ticks_per_us(), sync_us, t0;
+    uint64_t floor_ticks = (uint64_t)(40000 * tpu); /* 40 of the 50 ms */
+    uint64_t blocked, spin;
+    pthread_t t;
+
+    hlock = ossl_rcu_lock_new(1, NULL);     /* unnamed: slot 0 */
+    a = slot0_process();
+    hold_write_lock(&t);
+    t0 = now_us();
+    ossl_synchronize_rcu(hlock);            /* finds write_lock held */
+    sync_us = now_us() - t0;
+    pthread_join(t, NULL);
+    b = slot0_process();
+    hold_write_lock(&t);
+    ossl_rcu_write_lock(hlock);             /* a store writer's wait */
+    ossl_rcu_write_unlock(hlock);
+    pthread_join(t, NULL);
+    c = slot0_process();
+    ossl_rcu_lock_free(hlock);
+    spin = b.wait_ticks - a.wait_ticks;
+#if RCUPROF_PROBES_VERSION >= 4
+    blocked = (b.alloc_wait_ticks + b.prior_wait_ticks + b.entry_wait_ticks)
+              - (a.alloc_wait_ticks + a.prior_wait_ticks + a.entry_wait_ticks);
+    printf("whole waits: a synchronize of %.0f us (outside) blocked %.0f us "
+           "at entry (%llu wait), spun %.1f us, blocked_syncs %llu; a write "
+           "lock wait of %.0f us (%llu wait)\n", sync_us,
+           (b.entry_wait_ticks - a.entry_wait_ticks) / tpu,
+           (unsigned long long)(b.entry_waits - a.entry_waits), spin / tpu,
+           (unsigned long long)(b.blocked_syncs - a.blocked_syncs),
+           (c.write_lock_wait_ticks - b.write_lock_wait_ticks) / tpu,
+           (unsigned long long)(c.write_lock_waits - b.write_lock_waits));
+    CHECK(b.syncs - a.syncs == 1, "syncs %llu",
+          (unsigned long long)(b.syncs - a.syncs));
+    CHECK(b.entry_waits - a.entry_waits == 1
+          && b.entry_wait_ticks - a.entry_wait_ticks >= floor_ticks,
+          "the wait for write_lock at synchronize entry was not counted");
+    CHECK(b.blocked_syncs - a.blocked_syncs == 1, "blocked_syncs %llu",
+          (unsigned long long)(b.blocked_syncs - a.blocked_syncs));
+    /* spinning + blocked: the synchronize's whole wait, within what it took */
+    CHECK((blocked + spin) / tpu <= sync_us + 1
+          && (blocked + spin) / tpu >= 0.5 * sync_us,
+          "spin + blocked %.0f us of a %.0f us synchronize",
+          (blocked + spin) / tpu, sync_us);
+    CHECK(c.write_lock_waits - b.write_lock_waits == 1
+          && c.write_lock_wait_ticks - b.write_lock_wait_ticks >= floor_ticks,
+          "the store writer's wait for the write lock was not timed");
+    CHECK(c.syncs == b.syncs && c.blocked_syncs == b.blocked_syncs,
+          "a write lock wait counted as a synchronize's");
+#else
+    blocked = (b.alloc_wait_ticks + b.prior_wait_ticks)
+              - (a.alloc_wait_ticks + a.prior_wait_ticks);
+    printf("whole waits: a synchronize of %.0f us (outside): blocked %.0f us, "
+           "spun %.1f us\n", sync_us, blocked / tpu, spin / tpu);
+    (void)c;
+    (void)floor_ticks;
+    CHECK((blocked + spin) / tpu >= 0.5 * sync_us,
+          "spin + blocked %.0f us of a %.0f us synchronize",
+          (blocked + spin) / tpu, sync_us);
+#endif
+}
+
+/* ---- the measured store: two lib ctxs, one of them measured ---- */
+
+static void test_measured_store(void)
+{
+    OSSL_LIB_CTX *c1 = OSSL_LIB_CTX_new(), *c2 = OSSL_LIB_CTX_new();
+    OSSL_PROVIDER *d1 = OSSL_PROVIDER_load(c1, "default");
+    OSSL_PROVIDER *d2 = OSSL_PROVIDER_load(c2, "default");
+    void *s1 = ossl_lib_ctx_get_data(c1, OSSL_LIB_CTX_EVP_METHOD_STORE_INDEX);
+    struct rcuprof_probes_counters a, b;
+    int i, n1 = 100, n2 = 50;
+    EVP_MD *md;
+
+    CHECK(c1 != NULL && c2 != NULL && d1 != NULL && d2 != NULL && s1 != NULL,
+          "two lib ctxs with default");
+    md = EVP_MD_fetch(c1, "SHA2-256", NULL);    /* warm both */
+    EVP_MD_free(md);
+    md = EVP_MD_fetch(c2, "SHA2-256", NULL);
+    EVP_MD_free(md);
+#if RCUPROF_PROBES_VERSION >= 4
+    CHECK(rcuprof_probes_store_measure(s1) == 0, "store_measure");
+#endif
+    a.size = b.size = sizeof(a);
+    rcuprof_probes_read(&a);
+    for (i = 0; i < n1; i++) {
+        md = EVP_MD_fetch(c1, "SHA2-256", NULL);
+        EVP_MD_free(md);
+        if (i < n2) {
+            md = EVP_MD_fetch(c2, "SHA2-256", NULL);
+            EVP_MD_free(md);
+        }
+    }
+    rcuprof_probes_read(&b);
+    {
+        uint64_t evp = b.store[RCUPROF_STORE_KIND_EVP].cache_gets
+                       - a.store[RCUPROF_STORE_KIND_EVP].cache_gets;
+#if RCUPROF_PROBES_VERSION >= 4
+        uint64_t mine = b.measured_store.cache_gets
+                        - a.measured_store.cache_gets;
+        uint64_t acq = b.measured_rcu.acquisitions
+                       - a.measured_rcu.acquisitions;
+        struct rcuprof_probes_lockinfo li;
+        struct rcuprof_probes_storeinfo si;
+
+        printf("measured store: %d + %d fetches from two lib ctxs: evp cache "
+               "gets %llu, the measured store's %llu, its lock's read "
+               "sections %llu\n", n1, n2, (unsigned long long)evp,
+               (unsigned long long)mine, (unsigned long long)acq);
+        CHECK(evp == (uint64_t)(n1 + n2), "evp cache gets %llu",
+              (unsigned long long)evp);
+        CHECK(mine == (uint64_t)n1, "measured store cache gets %llu for %d",
+              (unsigned long long)mine, n1);
+# ifdef OSSL_METHOD_STORE_RCU
+        CHECK(acq == (uint64_t)n1, "measured lock acquisitions %llu for %d",
+              (unsigned long long)acq, n1);
+        li.size = sizeof(li);
+        si.size = sizeof(si);
+        CHECK(rcuprof_probes_measured_lock_info(&li) == 0
+              && rcuprof_probes_store_info(s1, &si) == 0
+              && li.lock == si.lock && li.qp_group != 0
+              && li.name != NULL && strcmp(li.name, "method_store") == 0,
+              "the measured lock is not the measured store's");
+# else
+        (void)acq;
+        (void)li;
+        (void)si;
+        CHECK(b.measured_rcu.acquisitions == a.measured_rcu.acquisitions,
+              "stock: RCU read sections on the measured store");
+# endif
+        rcuprof_probes_store_measure(NULL);
+#else
+        printf("measured store: evp cache gets %llu for %d fetches of the "
+               "measured lib ctx\n", (unsigned long long)evp, n1);
+        CHECK(evp == (uint64_t)n1, "the summary's store counts %llu events "
+              "for %d fetches of the measured lib ctx",
+              (unsigned long long)evp, n1);
+#endif
+    }
+    OSSL_PROVIDER_unload(d1);
+    OSSL_PROVIDER_unload(d2);
+    OSSL_LIB_CTX_free(c1);
+    OSSL_LIB_CTX_free(c2);
+}
+
 /* ---- ticks: the timer pair resolves a known short delay ---- */
 
 static uint64_t chain(uint64_t x, int n)
@@ -415,6 +646,47 @@ static uint64_t least_ticks(int n, uint64_t *sink)
     }
     *sink = x;
     return best;
+}
+
+/*
+ * The smallest non-zero difference of consecutive reads seen in at least
+ * 1 in 1,000 of |n| reads (as the layer's calibration, on more reads)
+ */
+static uint64_t own_quantum(int n)
+{
+    static unsigned int seen[1024];
+    uint64_t q = UINT64_MAX, a = RCUPROF_PROBES_TICKS(), b;
+    int i;
+
+    for (i = 0; i < n; i++) {
+        b = RCUPROF_PROBES_TICKS();
+        if (b != a && b - a < 1024 && ++seen[b - a] == (unsigned)n / 1000
+            && b - a < q)
+            q = b - a;
+        a = b;
+    }
+    return q;
+}
+
+static void test_quantum(void)
+{
+    uint64_t m = own_quantum(200000), cost = rcuprof_probes_timer_cost();
+#if RCUPROF_PROBES_VERSION >= 4
+    uint64_t q = rcuprof_probes_timer_quantum();
+
+    printf("quantum: the library's %llu ticks, this test's over 200,000 "
+           "reads %llu; fenced pair cost %llu\n", (unsigned long long)q,
+           (unsigned long long)m, (unsigned long long)cost);
+    CHECK(q > 0 && q <= cost, "quantum %llu, pair cost %llu",
+          (unsigned long long)q, (unsigned long long)cost);
+    CHECK(2 * q >= m && q <= 2 * m, "quantum %llu, measured here %llu",
+          (unsigned long long)q, (unsigned long long)m);
+#else
+    printf("quantum: %llu ticks measured here; the layer reports none "
+           "(pair cost %llu)\n", (unsigned long long)m,
+           (unsigned long long)cost);
+    CHECK(0, "no timer quantum reported (version %d)", RCUPROF_PROBES_VERSION);
+#endif
 }
 
 static void test_ticks(void)
@@ -454,12 +726,16 @@ int main(void)
     rcuprof_probes_enable(1);
     rcuprof_probes_set_sample_every(1);
     test_ticks();
+    test_quantum();
     test_store_writes();
     test_store_kinds();
+    test_measured_store();
 #ifdef OSSL_METHOD_STORE_RCU
     test_frees_outside_biglock();
 #endif
     test_writer_waits();
+    /* after test_writer_waits: its longest-wait check reads the process max */
+    test_whole_waits();
     rcuprof_probes_enable(0);
     printf("%s: %s\n", store_variant(), rcuprof_failures ? "FAILED" : "ok");
     return rcuprof_failures ? 1 : 0;
