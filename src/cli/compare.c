@@ -53,8 +53,9 @@ static const struct rcuprof_opt compare_rows[] = {
 static void help(void)
 {
     printf("usage: rcuprof compare RESULTS... [options]\n");
-    printf("  RESULTS                   results.jsonl files of rcuprof sweep (several: runs pooled, blocks\n"
-           "                            paired within each file)\n");
+    rcuprof_opts_help_item(stdout, "RESULTS",
+                           "results.jsonl files of rcuprof sweep (several: runs pooled, blocks\n"
+                           "paired within each file)\n");
     rcuprof_opts_help(stdout, compare_rows, COMPARE_NROWS, 0, NULL);
 }
 

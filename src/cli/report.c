@@ -46,7 +46,8 @@ static const struct rcuprof_opt report_rows[] = {
 static void help(void)
 {
     printf("usage: rcuprof report RESULTS... --out DIR [options]\n");
-    printf("  RESULTS                   results.jsonl files of rcuprof sweep\n");
+    rcuprof_opts_help_item(stdout, "RESULTS",
+                           "results.jsonl files of rcuprof sweep\n");
     rcuprof_opts_help(stdout, report_rows, REPORT_NROWS, 0, NULL);
 }
 
