@@ -113,6 +113,31 @@ static int run_failed(const struct run_opts *o,
            ? RCUPROF_ERR_USAGE : RCUPROF_ERR_RUN;
 }
 
+/*
+ * A result that is not a measurement (record.h's rule: no op in the
+ * window, so no per-op figure) is said so, never printed as 0.00: its one
+ * line; 1.  0 for a measurement.
+ */
+static int run_not_measured(const struct run_opts *o, const json_t *res)
+{
+    rcuprof_record rec;
+    const json_t *run = json_object_get(res, "run");
+
+    rcuprof_record_decode(res, &rec);
+    if (rec.ok)
+        return 0;
+    if (json_integer_value(json_object_get(run, "ops")) == 0)
+        rcuprof_err("run: %s completed no op in its %.3f ms window, so there is no per-op figure: lengthen --duration-ms or give --ops",
+                    o->variant,
+                    (double)json_integer_value(json_object_get(run,
+                                                               "wall_ns"))
+                    / 1e6);
+    else
+        rcuprof_err("run: the %s result is not a measurement (%s): rerun it; if it persists, rebuild the driver",
+                    o->variant, rec.why);
+    return 1;
+}
+
 int rcuprof_cmd_run(int argc, char **argv)
 {
     struct run_opts o = { 0 };
@@ -169,6 +194,11 @@ int rcuprof_cmd_run(int argc, char **argv)
     if (res == NULL || !json_is_object(res)) {
         rcuprof_err("run: the %s driver printed no valid JSON (%s): the driver and rcuprof disagree on the protocol, rebuild both",
                     o.variant, je.text);
+        rcuprof_driver_result_free(&r);
+        json_decref(res);
+        return RCUPROF_ERR_RUN;
+    }
+    if (run_not_measured(&o, res)) {
         rcuprof_driver_result_free(&r);
         json_decref(res);
         return RCUPROF_ERR_RUN;
