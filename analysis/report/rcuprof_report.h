@@ -55,6 +55,10 @@ void rcuprof_run_summary_print(FILE *f, const json_t *res);
 
 /* attribute.c: the attribution report (analysis/attribute.c) as text. */
 void rcuprof_attribute_print(FILE *fp, const json_t *report);
+/* The short form `rcuprof run --sample on` prints: each bucket's share and
+ * where the whole report is (result_file: the run's --output, or NULL). */
+void rcuprof_attribute_print_brief(FILE *fp, const json_t *report,
+                                   const char *result_file);
 
 /* explain.c: explain's JSON pieces and its markdown (from the JSON). */
 struct rcuprof_explain_agg_st;

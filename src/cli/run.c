@@ -11,8 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The summary of a result, and its attribution when it was sampled. */
-static void run_print_summary(const json_t *res)
+/* The summary of a result, and the short form of its attribution when it
+ * was sampled (the whole report is rcuprof attribute's). */
+static void run_print_summary(const json_t *res, const char *output)
 {
     rcuprof_run_summary_print(stdout, res);
     if (json_is_object(json_object_get(res, "samples"))) {
@@ -22,9 +23,8 @@ static void run_print_summary(const json_t *res)
 
         rcuprof_record_decode(res, &rec);
         rep = rcuprof_attribute_record(&rec, 10, 0, err, sizeof(err));
-        printf("\n");
         if (rep != NULL)
-            rcuprof_attribute_print(stdout, rep);
+            rcuprof_attribute_print_brief(stdout, rep, output);
         else
             printf("attribution    failed: %s\n", err);
         json_decref(rep);
@@ -217,7 +217,7 @@ int rcuprof_cmd_run(int argc, char **argv)
     else if (o.json)
         fputs(r.out, stdout);
     else
-        run_print_summary(res);
+        run_print_summary(res, o.output);
     rcuprof_driver_result_free(&r);
     json_decref(res);
     return RCUPROF_OK;
