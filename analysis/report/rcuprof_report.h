@@ -15,8 +15,12 @@
 
 # define RCUPROF_SCALING_SCHEMA "rcuprof-scaling/1"
 
-/* md.c: the comparison table in the shape of the PR tables. */
+/* md.c: the comparison table, compact (one column per variant: ns/op, and
+ * beside the baseline the change, its interval and the resolved mark;
+ * what compare's --format md prints) or wide (ns/op, std dev, change, p
+ * and MDE in columns of their own: --format md-wide). */
 char *rcuprof_table_markdown(const rcuprof_table *t);
+char *rcuprof_table_markdown_wide(const rcuprof_table *t);
 
 /*
  * md.c: the scaling report of n variants (each s[i] built on t): one

@@ -53,7 +53,7 @@ static const struct rcuprof_opt run_rows[] = {
                    "also write the result JSON to FILE, atomically"),
     RCUPROF_OPTION(RCUPROF_OPT_FLAG, NULL, 't', "", "", 0, 1,
                    struct run_opts, terse, NULL,
-                   "print one number: microseconds per op (wall), as perftools does"),
+                   "print one number: wall time per op in microseconds, as perftools prints it (the one figure not in ns/op)"),
     RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 'h', "", "", 0, 0,
                         "this list"),
 };
