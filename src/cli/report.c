@@ -5,9 +5,10 @@
  * comparison, or the scaling report of one build; the JSON also with each
  * variant's Universal Scalability Law fit and scaling), scaling.md and
  * scaling.csv (the scaling report of every variant) and, through gnuplot,
- * cost.{png,svg} (per-op cost against threads, interval bands, log2
- * axis), throughput.{png,svg} (with the USL fit where there is one),
- * efficiency.{png,svg} and, with probe figures, probes.{png,svg}.
+ * cost.{png,svg} (per-op cost in ns/op against threads, intervals as
+ * error bars, log2 axis), change.{png,svg} (each variant's change against
+ * the baseline), throughput.{png,svg} (with the USL fit where there is
+ * one), efficiency.{png,svg} and, with probe figures, probes.{png,svg}.
  * Each file is written whole or not at all; plots.gp stays beside them so
  * a plot can be restyled by hand.
  */
@@ -217,7 +218,8 @@ static int report_write(struct report *r, const char *dir)
     else if (run_gnuplot(gp, dir, rcuprof_report_plots(&r->an.t)) != 0)
         return RCUPROF_ERR_SYSTEM;
     printf("report: %s/results.md, results-wide.md, results.csv, results.json, scaling.md, scaling.csv%s%s\n",
-           dir, gp != NULL ? ", cost.png, throughput.png, efficiency.png" : "",
+           dir, gp != NULL ? ", cost.png, change.png, throughput.png, efficiency.png"
+                      : "",
            gp == NULL ? "" : r->an.t.have_probes ? ", probes.png (and .svg)"
                                                  : " (and .svg)");
     return 0;

@@ -242,7 +242,7 @@ u = d['usl']['$A']
 assert u['fitted'] is False and 'needs 5 distinct thread counts' in u['reason'], u
 " && pass "USL not fitted with fewer than 5 thread counts, reason given" || fail "usl reason"
 if command -v gnuplot >/dev/null; then
-    for f in cost.png throughput.png; do
+    for f in cost.png change.png throughput.png; do
         [ "$(head -c 8 "$TMP/rep/$f" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] \
             && pass "$f is a PNG" || fail "$f is not a PNG"
     done
