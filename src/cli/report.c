@@ -218,7 +218,8 @@ static int report_write(struct report *r, const char *dir)
     else if (run_gnuplot(gp, dir, rcuprof_report_plots(&r->an.t)) != 0)
         return RCUPROF_ERR_SYSTEM;
     printf("report: %s/results.md, results-wide.md, results.csv, results.json, scaling.md, scaling.csv%s%s\n",
-           dir, gp != NULL ? ", cost.png, change.png, throughput.png, efficiency.png"
+           dir,
+           gp != NULL ? ", cost.png, change.png, throughput.png, efficiency.png"
                       : "",
            gp == NULL ? "" : r->an.t.have_probes ? ", probes.png (and .svg)"
                                                  : " (and .svg)");
