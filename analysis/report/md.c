@@ -60,7 +60,7 @@ static void md_tail(struct rcuprof_sb *b, const rcuprof_table *t, size_t os)
     if (json_array_size(t->notes) > 0) {
         json_t *n;
 
-        rcuprof_sb_printf(b, "\nNotes:\n");
+        rcuprof_sb_printf(b, "\nNotes:\n\n");
         json_array_foreach(t->notes, k, n)
             rcuprof_sb_printf(b, "- %s\n", json_string_value(n));
     }
@@ -368,7 +368,7 @@ char *rcuprof_scaling_markdown(const rcuprof_scaling *s, size_t n,
     if (!sections && json_array_size(t->notes) > 0) {
         json_t *note;
 
-        rcuprof_sb_printf(&b, "\nNotes:\n");
+        rcuprof_sb_printf(&b, "\nNotes:\n\n");
         json_array_foreach(t->notes, i, note)
             rcuprof_sb_printf(&b, "- %s\n", json_string_value(note));
     }
