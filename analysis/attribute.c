@@ -435,6 +435,10 @@ struct attribution {
     unsigned top;
     int folded;
     json_int_t on_total, unresolved, kernel, gh_total;
+    /* Samples of the get_hold_current_qp bucket whose sampled address is
+     * not in its body (a function it called, the kernel): the bucket's
+     * samples are gh_total + gh_callees, exactly. */
+    json_int_t gh_callees;
     json_int_t bucket_on[RCUPROF_BUCKET_N];
     json_int_t bucket_off[RCUPROF_BUCKET_N];
     json_int_t bucket_sw[RCUPROF_BUCKET_N];
@@ -560,21 +564,28 @@ static size_t row_names(struct attribution *a, const json_t *stack,
     return nn;
 }
 
-/* An on-CPU sample inside the inlined body of get_hold_current_qp. */
+/*
+ * An on-CPU sample of the get_hold_current_qp bucket: by line when its
+ * sampled address is inside the inlined body, else counted as in a callee
+ * (the bucket holds every sample with get_hold_current_qp the innermost
+ * named frame, a kernel leaf or a called function's included).
+ */
 static void count_get_hold(struct attribution *a,
                            const struct rcuprof_symbol *leaf)
 {
     char key[1024], nb[512];
-    unsigned f;
+    unsigned f = 0;
 
-    if (leaf == NULL || leaf->status != RCUPROF_SYM_OK)
+    if (leaf != NULL && leaf->status == RCUPROF_SYM_OK)
+        for (f = 0; f < leaf->nframes; f++)
+            if (rcuprof_attribute_match(leaf->frames[f].function)
+                == RCUPROF_BUCKET_GET_HOLD_QP)
+                break;
+    if (leaf == NULL || leaf->status != RCUPROF_SYM_OK
+        || f == leaf->nframes) {
+        a->gh_callees++;
         return;
-    for (f = 0; f < leaf->nframes; f++)
-        if (rcuprof_attribute_match(leaf->frames[f].function)
-            == RCUPROF_BUCKET_GET_HOLD_QP)
-            break;
-    if (f == leaf->nframes)
-        return;
+    }
     a->gh_total++;
     snprintf(key, sizeof(key), "%s:%d",
              src_name(&a->tree, leaf, leaf->frames[f].file, nb, sizeof(nb)),
@@ -648,7 +659,8 @@ static void attr_row(struct attribution *a, const json_t *row)
                  leaf->line, nn > 0 ? names[0] : "?");
         add_count(a->line_map, key, 1);
     }
-    count_get_hold(a, leaf);
+    if (b == RCUPROF_BUCKET_GET_HOLD_QP)
+        count_get_hold(a, leaf);
     if (a->folded)
         count_folded(a, names, nn);
 }
@@ -700,7 +712,8 @@ static json_t *attr_buckets(const struct attribution *a)
 /* get_hold_current_qp's lines and addresses, with the skid flag. */
 static json_t *attr_get_hold(struct attribution *a)
 {
-    json_t *gh = json_pack("{s:I, s:f}", "samples", a->gh_total,
+    json_t *gh = json_pack("{s:I, s:I, s:f}", "samples", a->gh_total,
+                           "in_callees", a->gh_callees,
                            "share_of_on_cpu", share(a->gh_total, a->on_total));
     json_t *la = json_array(), *aa = json_array();
     char key[1024], nb[512], nb2[512];

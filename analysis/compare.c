@@ -52,6 +52,20 @@ int rcuprof_table_oversubscribed(const rcuprof_table *t, size_t ti)
     return t->cpus_allowed > 0 && t->threads[ti] > t->cpus_allowed;
 }
 
+int rcuprof_change_resolved(const rcuprof_table *t, const rcuprof_change *ch)
+{
+    return ch->have && isfinite(ch->lo_pct) && isfinite(ch->hi_pct)
+           && (ch->lo_pct > 0 || ch->hi_pct < 0) && isfinite(ch->p_holm)
+           && ch->p_holm < t->alpha;
+}
+
+void rcuprof_change_resolved_rule(const rcuprof_table *t, char *buf, size_t n)
+{
+    snprintf(buf, n, "its %.0f%% interval excludes 0 and its p, "
+             "Holm-adjusted over the table's %zu tests, is below %g",
+             100 * t->level, t->ntests, t->alpha);
+}
+
 static void note(rcuprof_table *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

@@ -164,6 +164,16 @@ int rcuprof_table_describe(const rcuprof_results *rs, int metric,
                            rcuprof_table *t, char *err, size_t errlen);
 void rcuprof_table_free(rcuprof_table *t);
 int rcuprof_table_oversubscribed(const rcuprof_table *t, size_t ti);
+
+/*
+ * Whether a change is resolved (the compact table's mark): the one
+ * decision, here so the statistics can re-point it.  For now: computable,
+ * its interval excludes 0 and its Holm-adjusted primary p is below
+ * t->alpha.  _rule writes what it checks, for the writers' footnotes.
+ */
+int rcuprof_change_resolved(const rcuprof_table *t, const rcuprof_change *ch);
+void rcuprof_change_resolved_rule(const rcuprof_table *t, char *buf,
+                                  size_t n);
 /* Variant v's fit into f: 0 (fitted or not, f says), -1 out of memory. */
 int rcuprof_table_usl(const rcuprof_results *rs, const rcuprof_table *t,
                       size_t v, rcuprof_usl_fit *f);

@@ -39,8 +39,13 @@ void rcuprof_attribute_print(FILE *fp, const json_t *rep)
                 json_integer_value(json_object_get(e, "switch_outs")));
     e = json_object_get(rep, "get_hold_current_qp");
     fprintf(fp, "\nget_hold_current_qp: %" JSON_INTEGER_FORMAT
-            " samples; by line:\n",
+            " samples in its body, by line below",
             json_integer_value(json_object_get(e, "samples")));
+    if (json_integer_value(json_object_get(e, "in_callees")) > 0)
+        fprintf(fp, " (its bucket also counts %" JSON_INTEGER_FORMAT
+                " in a function or the kernel it called)",
+                json_integer_value(json_object_get(e, "in_callees")));
+    fprintf(fp, ":\n");
     json_array_foreach(json_object_get(e, "lines"), i, arr)
         fprintf(fp, "  %-50s %7" JSON_INTEGER_FORMAT " %6.1f%%%s\n",
                 json_string_value(json_object_get(arr, "line")),
@@ -89,4 +94,28 @@ void rcuprof_attribute_print(FILE *fp, const json_t *rep)
                 100.0 * json_real_value(json_object_get(e, "share")),
                 json_string_value(json_object_get(e, "line")),
                 json_string_value(json_object_get(e, "function")));
+}
+
+void rcuprof_attribute_print_brief(FILE *fp, const json_t *rep,
+                                   const char *result_file)
+{
+    const json_t *e;
+    size_t i, shown = 0;
+
+    fprintf(fp, "attribution    %" JSON_INTEGER_FORMAT " on-CPU samples:",
+            json_integer_value(json_object_get(rep, "on_cpu_samples")));
+    json_array_foreach(json_object_get(rep, "buckets"), i, e) {
+        if (json_integer_value(json_object_get(e, "samples")) == 0)
+            continue;
+        fprintf(fp, "%s %s %.1f%%", shown++ ? "," : "",
+                json_string_value(json_object_get(e, "bucket")),
+                100.0 * json_real_value(json_object_get(e, "share")));
+    }
+    if (shown == 0)
+        fprintf(fp, " none");
+    fprintf(fp, "\n               by line, by thread, top functions: ");
+    if (result_file != NULL)
+        fprintf(fp, "rcuprof attribute %s\n", result_file);
+    else
+        fprintf(fp, "rerun with --output FILE, then rcuprof attribute FILE\n");
 }

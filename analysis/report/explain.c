@@ -250,7 +250,7 @@ static void md_measurements(struct rcuprof_sb *b, const json_t *meas)
         counters |= json_is_object(json_object_get(x, "counters"));
         samples |= isfinite(gnum(x, "on_cpu_share"));
     }
-    rcuprof_sb_printf(b, "| threads | placement | harness | runs | wall ns/op [interval] | cpu ns/op | util | runq %% | runq us/1k ops | vcsw/1k | ivcsw/1k | migr/1k | steal ms | placed | line_rtt ns |%s%s%s\n",
+    rcuprof_sb_printf(b, "| threads | placement | harness | runs | wall ns/op [interval] | cpu ns/op | util | runq %% | runq ns/op | vcsw/1k | ivcsw/1k | migr/1k | steal ms | placed | line_rtt ns |%s%s%s\n",
               probes ? " retries/acq | slow/1k fetch | wait ns/sync |" : "",
               counters ? " coherence/1k ops | GHz |" : "",
               samples ? " on-CPU % |" : "");
@@ -291,6 +291,7 @@ static void md_measurements(struct rcuprof_sb *b, const json_t *meas)
         rcuprof_sb_printf(b, " | ");
         sb_num(b, 100 * gnum(x, "runq_share"), "%.0f");
         rcuprof_sb_printf(b, " | ");
+        /* ns per 1k ops / 1000 = ns per op: the unit every cost has */
         sb_num(b, gnum(x, "runq_ns_per_kop") / 1000, "%.1f");
         rcuprof_sb_printf(b, " | ");
         sb_num(b, gnum(x, "vcsw_per_kop"), "%.3f");

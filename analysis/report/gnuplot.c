@@ -1,9 +1,13 @@
 /*
  * The gnuplot writer: the script that draws a report's plots from the
- * comparison table: per-op cost against threads with interval bands on a
- * log2 axis, throughput with each variant's USL fit, and the probe layer's
- * figures where the results carry them.  The data sit in the script, so a
- * plot can be restyled by hand and redrawn.
+ * comparison table: per-op cost (ns/op) against threads on a log2 axis,
+ * throughput with each variant's USL fit, each variant's change against
+ * the baseline, and the probe layer's figures where the results carry
+ * them.  Intervals are error bars, each variant's shifted a little along
+ * the threads axis so none hides another, clipped to a y range set from
+ * the means (gnuplot's stats), so one wide interval cannot flatten the
+ * rest.  The data sit in the script, so a plot can be restyled by hand
+ * and redrawn.
  */
 #define _GNU_SOURCE
 #include "rcuprof_report.h"
@@ -15,12 +19,14 @@
 const char *const *rcuprof_report_plots(const rcuprof_table *t)
 {
     static const char *const outs[] = {
-        "cost.png", "cost.svg", "throughput.png", "throughput.svg",
-        "efficiency.png", "efficiency.svg", "probes.png", "probes.svg", NULL
+        "cost.png", "cost.svg", "change.png", "change.svg",
+        "throughput.png", "throughput.svg", "efficiency.png",
+        "efficiency.svg", "probes.png", "probes.svg", NULL
     };
     static const char *const no_probes[] = {
-        "cost.png", "cost.svg", "throughput.png", "throughput.svg",
-        "efficiency.png", "efficiency.svg", NULL
+        "cost.png", "cost.svg", "change.png", "change.svg",
+        "throughput.png", "throughput.svg", "efficiency.png",
+        "efficiency.svg", NULL
     };
 
     return t->have_probes ? outs : no_probes;
@@ -45,7 +51,7 @@ static void gp_data(FILE *f, const rcuprof_table *t, const rcuprof_scaling *sc)
     size_t ti, v, k;
 
     for (v = 0; v < t->nvariants; v++) {
-        fprintf(f, "$d%zu << EOD\n# threads usecs lo hi mops lo hi\n", v);
+        fprintf(f, "$d%zu << EOD\n# threads ns_per_op lo hi mops lo hi\n", v);
         for (ti = 0; ti < t->nthreads; ti++) {
             const rcuprof_cell *c = &t->cells[ti * t->nvariants + v];
             double lo = isfinite(c->s.mean_lo) ? c->s.mean_lo : c->s.mean;
@@ -56,14 +62,30 @@ static void gp_data(FILE *f, const rcuprof_table *t, const rcuprof_scaling *sc)
             if (c->n == 0)
                 continue;
             fprintf(f, "%u %.9g %.9g %.9g %.9g %.9g %.9g\n", t->threads[ti],
-                    c->s.mean / 1000, lo / 1000, hi / 1000,
-                    c->tput_mean / 1e6, tl / 1e6, th / 1e6);
+                    c->s.mean, lo, hi, c->tput_mean / 1e6, tl / 1e6,
+                    th / 1e6);
         }
         fprintf(f, "EOD\n");
         if (sc[v].usl.fitted)
             fprintf(f, "usl%zu(x) = %.12g * x / (1 + %.12g * (x - 1) + %.12g * x * (x - 1)) / 1e6\n",
                     v, sc[v].usl.m.lambda, sc[v].usl.m.sigma,
                     sc[v].usl.m.kappa);
+    }
+    /* Each variant's change against the baseline (none for the
+     * baseline), and whether it is resolved (analysis' rule). */
+    for (v = 0; v < t->nvariants; v++) {
+        fprintf(f, "$c%zu << EOD\n# threads change_pct lo hi resolved\n", v);
+        for (ti = 0; v != t->baseline && ti < t->nthreads; ti++) {
+            const rcuprof_change *ch = &t->changes[ti * t->nvariants + v];
+
+            if (ch->have)
+                fprintf(f, "%u %.9g %.9g %.9g %d\n", t->threads[ti],
+                        ch->change_pct,
+                        isfinite(ch->lo_pct) ? ch->lo_pct : ch->change_pct,
+                        isfinite(ch->hi_pct) ? ch->hi_pct : ch->change_pct,
+                        rcuprof_change_resolved(t, ch));
+        }
+        fprintf(f, "EOD\n");
     }
     /* Probe-layer figures, where the results carry them. */
     for (v = 0; v < t->nvariants; v++) {
@@ -117,35 +139,110 @@ static void gp_axes(FILE *f, const rcuprof_table *t, const char *dir)
                 t->cpus_allowed);
 }
 
-/* Per-op cost and throughput (with the USL fits) against threads. */
-static void gp_cost_throughput(FILE *f, const rcuprof_table *t,
-                               const rcuprof_scaling *sc)
+/* The x of variant v's points: its threads shifted by a small factor
+ * (log2 axis: the same gap at every count), so no variant's error bars
+ * hide another's. */
+static double gp_shift(const rcuprof_table *t, size_t v)
+{
+    return pow(2, 0.06 * ((double)v - (t->nvariants - 1) / 2.0));
+}
+
+/* Whether variant v has a point in the cost plot ($d), or a change ($c). */
+static int gp_has(const rcuprof_table *t, size_t v, int change)
+{
+    size_t ti;
+
+    for (ti = 0; ti < t->nthreads; ti++)
+        if (change ? v != t->baseline && t->changes[ti * t->nvariants + v].have
+                   : t->cells[ti * t->nvariants + v].n > 0)
+            return 1;
+    return 0;
+}
+
+/*
+ * gnuplot's stats over column col of every block $NAME<v> that has data:
+ * "top" = the largest value, "span" = the largest magnitude.  The y range
+ * is then set from the means, so an interval beyond it is clipped at the
+ * border instead of stretching the axis.
+ */
+static void gp_ymax(FILE *f, const rcuprof_table *t, const char *name,
+                    int col, int change)
 {
     size_t v;
 
-    fprintf(f, "    set output dir.'/cost.'.fmt.'.tmp'\n"
-            "    set ylabel '%s per op (usecs), mean and 95%% interval'\n"
-            "    set yrange [0:*]\n"
-            "    set title 'per-op cost against threads (%s)'\n    plot ",
-            t->metric == RCUPROF_METRIC_CPU ? "CPU time" : "wall time",
-            rcuprof_metric_name(t->metric));
+    fprintf(f, "top = 0\nspan = 0\n");
     for (v = 0; v < t->nvariants; v++)
-        fprintf(f, "%s$d%zu using 1:3:4 with filledcurves fs transparent solid 0.2 noborder lc %zu notitle, "
-                "$d%zu using 1:2 with linespoints lw 2 pt 7 lc %zu title '%s'",
-                v ? ", \\\n        " : "", v, v + 1, v, v + 1,
-                t->variants[v]);
+        if (gp_has(t, v, change))
+            fprintf(f, "stats $%s%zu using %d nooutput\n"
+                    "top = STATS_max > top ? STATS_max : top\n"
+                    "span = abs(STATS_max) > span ? abs(STATS_max) : span\n"
+                    "span = abs(STATS_min) > span ? abs(STATS_min) : span\n",
+                    name, v, col);
+}
+
+/* Per-op cost and throughput (with the USL fits) against threads: means
+ * joined by lines, 95% intervals as error bars. */
+static void gp_cost_throughput(FILE *f, const rcuprof_table *t,
+                               const rcuprof_scaling *sc)
+{
+    const char *what = t->metric == RCUPROF_METRIC_CPU ? "CPU time"
+                                                       : "wall time";
+    size_t v, k = 0;
+
+    fprintf(f, "    set output dir.'/cost.'.fmt.'.tmp'\n"
+            "    set ylabel '%s per op (ns/op): mean, 95%% interval as error bar'\n"
+            "    set yrange [0:costmax]\n"
+            "    set title '%s per op against threads (intervals beyond the top are cut off there)'\n"
+            "    plot ", what, what);
+    for (v = 0; v < t->nvariants; v++)
+        if (gp_has(t, v, 0))
+            fprintf(f, "%s$d%zu using ($1*%.6f):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc %zu notitle, "
+                    "$d%zu using ($1*%.6f):2 with lines lw 2 lc %zu title '%s'",
+                    k++ ? ", \\\n        " : "", v, gp_shift(t, v), v + 1,
+                    v, gp_shift(t, v), v + 1, t->variants[v]);
+    k = 0;
     fprintf(f, "\n    set output dir.'/throughput.'.fmt.'.tmp'\n"
-            "    set ylabel 'throughput (M ops/s, all threads)'\n"
+            "    set ylabel 'throughput (M ops/s, all threads): mean, 95%% interval'\n"
+            "    set yrange [0:tputmax]\n"
             "    set title 'throughput against threads'\n    plot ");
     for (v = 0; v < t->nvariants; v++) {
-        fprintf(f, "%s$d%zu using 1:6:7 with filledcurves fs transparent solid 0.2 noborder lc %zu notitle, "
-                "$d%zu using 1:5 with linespoints lw 2 pt 7 lc %zu title '%s'",
-                v ? ", \\\n        " : "", v, v + 1, v, v + 1,
-                t->variants[v]);
+        if (!gp_has(t, v, 0))
+            continue;
+        fprintf(f, "%s$d%zu using ($1*%.6f):5:6:7 with yerrorbars pt 7 ps 0.8 lw 1.5 lc %zu notitle, "
+                "$d%zu using ($1*%.6f):5 with lines lw 2 lc %zu title '%s'",
+                k++ ? ", \\\n        " : "", v, gp_shift(t, v), v + 1, v,
+                gp_shift(t, v), v + 1, t->variants[v]);
         if (sc[v].usl.fitted)
             fprintf(f, ", \\\n        usl%zu(x) with lines dt 3 lc %zu title '%s USL fit'",
                     v, v + 1, t->variants[v]);
     }
+}
+
+/* Each variant's change against the baseline with its interval: filled
+ * points are resolved (analysis' rule), open ones are not. */
+static void gp_change(FILE *f, const rcuprof_table *t)
+{
+    size_t v, k = 0;
+
+    fprintf(f, "\n    set output dir.'/change.'.fmt.'.tmp'\n"
+            "    set ylabel 'change of %s per op against %s (%%; negative = faster)'\n"
+            "    set yrange [-changemax:changemax]\n"
+            "    set title 'change against %s, 95%% interval (filled: resolved; open: not)'\n"
+            "    plot 0 with lines lc 'black' lw 1 notitle",
+            t->metric == RCUPROF_METRIC_CPU ? "CPU time" : "wall time",
+            t->variants[t->baseline], t->variants[t->baseline]);
+    for (v = 0; v < t->nvariants; v++) {
+        if (!gp_has(t, v, 1))
+            continue;
+        fprintf(f, ", \\\n        $c%zu using ($1*%.6f):2:3:4 with yerrorbars pt 6 ps 1.2 lw 1.5 lc %zu notitle, "
+                "$c%zu using ($1*%.6f):($5 > 0 ? $2 : NaN) with points pt 7 ps 1.2 lc %zu notitle, "
+                "$c%zu using ($1*%.6f):2 with lines lw 2 lc %zu title '%s'",
+                v, gp_shift(t, v), v + 1, v, gp_shift(t, v), v + 1, v,
+                gp_shift(t, v), v + 1, t->variants[v]);
+        k++;
+    }
+    if (k == 0)
+        fprintf(f, ", \\\n        NaN title 'no variant beside the baseline'");
 }
 
 /* The probe layer's figures: a panel per figure some variant has (gnuplot
@@ -210,11 +307,20 @@ char *rcuprof_report_gnuplot(const rcuprof_table *t, const rcuprof_scaling *sc,
     fprintf(f, "# rcuprof report: plots of %s (gnuplot %s)\n",
             rcuprof_metric_name(t->metric), "5");
     gp_data(f, t, sc);
+    /* The y ranges, from the means (gnuplot's stats on the data above). */
+    gp_ymax(f, t, "d", 2, 0);
+    fprintf(f, "costmax = top > 0 ? top * 1.4 : 1\n");
+    gp_ymax(f, t, "d", 5, 0);
+    fprintf(f, "tputmax = top > 0 ? top * 1.4 : 1\n");
+    gp_ymax(f, t, "c", 2, 1);
+    fprintf(f, "changemax = span * 1.6 + 2\n");
     gp_axes(f, t, dir);
     fprintf(f, "do for [fmt in 'png svg'] {\n"
             "    if (fmt eq 'png') { eval('set terminal '.pngterm) } "
             "else { set terminal svg size 900,600 dynamic noenhanced }\n");
     gp_cost_throughput(f, t, sc);
+    gp_change(f, t);
+    fprintf(f, "\n    set yrange [0:*]");
     gp_probes(f, t);
     gp_efficiency(f, t, sc);
     fprintf(f, "\n    unset output\n}\n");

@@ -1,7 +1,10 @@
 /*
- * The markdown writer: the comparison table in the shape OpenSSL engineers
- * post on pull requests (threads, usecs and std dev per build, change, p,
- * MDE), with its notes.
+ * The markdown writer: the comparison table, compact (one column per
+ * variant: its ns/op and, beside the baseline, its change with the
+ * interval and a mark when resolved; narrow enough for a pull request
+ * comment) or wide (ns/op and std dev per variant, change, p, MDE, in
+ * the shape OpenSSL engineers post), with its notes; and the scaling
+ * report.  Every cost is in ns/op, as the run summary prints it.
  */
 #define _GNU_SOURCE
 #include "rcuprof_report.h"
@@ -21,24 +24,135 @@ static void fmt_p(struct rcuprof_sb *b, double p)
         rcuprof_sb_printf(b, "%.3f", p);
 }
 
+/* The variant in column k: the baseline first, then the others in
+ * order. */
+static size_t col_variant(const rcuprof_table *t, size_t k)
+{
+    return k == 0 ? t->baseline : (k <= t->baseline ? k - 1 : k);
+}
+
+/* "Wall time per op in ns/op (wall_ns_per_op): WHAT over N runs per
+ * cell; baseline B." */
+static void md_head(struct rcuprof_sb *b, const rcuprof_table *t,
+                    const char *what)
+{
+    rcuprof_sb_printf(b, "%s per op in ns/op (%s): %s over ",
+                      t->metric == RCUPROF_METRIC_CPU ? "CPU time"
+                                                      : "Wall time",
+                      rcuprof_metric_name(t->metric), what);
+    if (t->runs_min == t->runs_max)
+        rcuprof_sb_printf(b, "%zu runs", t->runs_min);
+    else
+        rcuprof_sb_printf(b, "%zu to %zu runs", t->runs_min, t->runs_max);
+    rcuprof_sb_printf(b, " per cell; baseline %s.\n\n",
+                      t->variants[t->baseline]);
+}
+
+/* The footnote on oversubscribed counts and the notes. */
+static void md_tail(struct rcuprof_sb *b, const rcuprof_table *t, size_t os)
+{
+    size_t k;
+
+    if (os > 0)
+        rcuprof_sb_printf(b, "\n[^os]: More threads than the %u CPUs allowed: "
+                          "threads wait for a CPU, so the per-op wall time "
+                          "includes the wait.\n", t->cpus_allowed);
+    if (json_array_size(t->notes) > 0) {
+        json_t *n;
+
+        rcuprof_sb_printf(b, "\nNotes:\n\n");
+        json_array_foreach(t->notes, k, n)
+            rcuprof_sb_printf(b, "- %s\n", json_string_value(n));
+    }
+}
+
+/* One compact cell of a variant beside the baseline: "812.3 +4.7%
+ * [+2.1, +7.3] ✓". */
+static void md_compact_change(struct rcuprof_sb *b, const rcuprof_table *t,
+                              const rcuprof_change *ch, int *unpaired)
+{
+    if (!ch->have) {
+        rcuprof_sb_printf(b, " (change n/a)");
+        return;
+    }
+    rcuprof_sb_printf(b, " %+.1f%%", ch->change_pct);
+    if (isfinite(ch->lo_pct) && isfinite(ch->hi_pct))
+        rcuprof_sb_printf(b, " [%+.1f, %+.1f]", ch->lo_pct, ch->hi_pct);
+    if (!ch->paired) {
+        rcuprof_sb_printf(b, " [^u]");
+        *unpaired = 1;
+    }
+    if (rcuprof_change_resolved(t, ch))
+        rcuprof_sb_printf(b, " \u2713");
+}
+
 char *rcuprof_table_markdown(const rcuprof_table *t)
 {
     struct rcuprof_sb b = { 0 };
     const char *bl = t->variants[t->baseline];
-    size_t ti, v, k, nmin = t->runs_min, nmax = t->runs_max, os = 0;
+    size_t ti, v, k, os = 0;
+    int unpaired = 0;
+    char rule[256];
 
-    rcuprof_sb_printf(&b, "%s per op in usecs (%s / 1000): mean and std dev over ",
-              t->metric == RCUPROF_METRIC_CPU ? "CPU time" : "Wall time",
-              rcuprof_metric_name(t->metric));
-    if (nmin == nmax)
-        rcuprof_sb_printf(&b, "%zu runs", nmin);
-    else
-        rcuprof_sb_printf(&b, "%zu to %zu runs", nmin, nmax);
-    rcuprof_sb_printf(&b, " per cell; baseline %s.\n\n| threads |", bl);
+    md_head(&b, t, "mean");
+    rcuprof_sb_printf(&b, "| threads |");
+    for (k = 0; k < t->nvariants; k++)
+        rcuprof_sb_printf(&b, " %s%s |", t->variants[col_variant(t, k)],
+                          k == 0 ? " (baseline)" : "");
+    rcuprof_sb_printf(&b, "\n|--:|");
+    for (k = 0; k < t->nvariants; k++)
+        rcuprof_sb_printf(&b, "--:|");
+    rcuprof_sb_printf(&b, "\n");
+    for (ti = 0; ti < t->nthreads; ti++) {
+        int over = rcuprof_table_oversubscribed(t, ti);
+
+        os += over;
+        rcuprof_sb_printf(&b, "| %u%s |", t->threads[ti],
+                          over ? " [^os]" : "");
+        for (k = 0; k < t->nvariants; k++) {
+            const rcuprof_cell *c;
+
+            v = col_variant(t, k);
+            c = &t->cells[ti * t->nvariants + v];
+            if (c->n == 0)
+                rcuprof_sb_printf(&b, " n/a");
+            else
+                rcuprof_sb_printf(&b, " %.1f", c->s.mean);
+            if (k > 0)
+                md_compact_change(&b, t, &t->changes[ti * t->nvariants + v],
+                                  &unpaired);
+            rcuprof_sb_printf(&b, " |");
+        }
+        rcuprof_sb_printf(&b, "\n");
+    }
+    rcuprof_change_resolved_rule(t, rule, sizeof(rule));
+    rcuprof_sb_printf(&b, "\nBeside each variant's ns/op: its change against "
+                      "%s in %% (negative = faster), the geometric mean of "
+                      "per-block ratios, with its %.0f%% interval.  "
+                      "\u2713 resolved: %s (p: Wilcoxon signed-rank on the "
+                      "per-block ratios).  A change without \u2713 is not "
+                      "resolved: it may be noise.  Std dev, p and MDE per "
+                      "cell: --format md-wide.\n", bl, 100 * t->level, rule);
+    if (unpaired)
+        rcuprof_sb_printf(&b, "\n[^u]: No common blocks: the change from the "
+                          "means with Welch's interval, p from "
+                          "Mann-Whitney.\n");
+    md_tail(&b, t, os);
+    return rcuprof_sb_done(&b);
+}
+
+char *rcuprof_table_markdown_wide(const rcuprof_table *t)
+{
+    struct rcuprof_sb b = { 0 };
+    const char *bl = t->variants[t->baseline];
+    size_t ti, v, k, os = 0;
+
+    md_head(&b, t, "mean and std dev");
+    rcuprof_sb_printf(&b, "| threads |");
     /* Columns: the baseline first, then every other variant in order. */
     for (k = 0; k < t->nvariants; k++) {
-        v = k == 0 ? t->baseline : (k <= t->baseline ? k - 1 : k);
-        rcuprof_sb_printf(&b, " %s usecs | %s std dev |", t->variants[v],
+        v = col_variant(t, k);
+        rcuprof_sb_printf(&b, " %s ns/op | %s std dev |", t->variants[v],
                   t->variants[v]);
     }
     for (k = 1; k < t->nvariants; k++) {
@@ -68,10 +182,9 @@ char *rcuprof_table_markdown(const rcuprof_table *t)
             if (c->n == 0)
                 rcuprof_sb_printf(&b, " n/a | n/a |");
             else if (!isfinite(c->s.sd))
-                rcuprof_sb_printf(&b, " %.4f | n/a |", c->s.mean / 1000);
+                rcuprof_sb_printf(&b, " %.1f | n/a |", c->s.mean);
             else
-                rcuprof_sb_printf(&b, " %.4f | %.4f |", c->s.mean / 1000,
-                          c->s.sd / 1000);
+                rcuprof_sb_printf(&b, " %.1f | %.1f |", c->s.mean, c->s.sd);
         }
         for (k = 1; k < t->nvariants; k++) {
             const rcuprof_change *ch;
@@ -101,17 +214,7 @@ char *rcuprof_table_markdown(const rcuprof_table *t)
               "MDE: the smallest change this noise and n detect "
               "(alpha 0.05, power 0.8); a change below it is not resolved.\n",
               bl, t->ntests);
-    if (os > 0)
-        rcuprof_sb_printf(&b, "\n[^os]: More threads than the %u CPUs allowed: "
-                  "threads wait for a CPU, so the per-op wall time "
-                  "includes the wait.\n", t->cpus_allowed);
-    if (json_array_size(t->notes) > 0) {
-        json_t *n;
-
-        rcuprof_sb_printf(&b, "\nNotes:\n");
-        json_array_foreach(t->notes, k, n)
-            rcuprof_sb_printf(&b, "- %s\n", json_string_value(n));
-    }
+    md_tail(&b, t, os);
     return rcuprof_sb_done(&b);
 }
 
@@ -191,7 +294,7 @@ static void md_scaling_one(struct rcuprof_sb *b, const rcuprof_scaling *s,
         if (first == 0 && isfinite(s->rows[k].cost))
             first = s->rows[k].threads;
     }
-    rcuprof_sb_printf(b, "Scaling of %s: %s per op in usecs (%s / 1000), "
+    rcuprof_sb_printf(b, "Scaling of %s: %s per op in ns/op (%s), "
                       "median over ", s->variant,
                       s->metric == RCUPROF_METRIC_CPU ? "CPU time" : "wall time",
                       rcuprof_metric_name(s->metric));
@@ -201,7 +304,7 @@ static void md_scaling_one(struct rcuprof_sb *b, const rcuprof_scaling *s,
         rcuprof_sb_printf(b, "%zu to %zu runs", nmin, nmax);
     rcuprof_sb_printf(b, " per count, with its %.0f%% interval.\n\n",
                       100 * s->level);
-    rcuprof_sb_printf(b, "| threads | runs | usecs [interval] | M ops/s [interval] "
+    rcuprof_sb_printf(b, "| threads | runs | ns/op [interval] | M ops/s [interval] "
                       "| efficiency vs %u | step efficiency | dip or knee |\n"
                       "|--:|--:|--:|--:|--:|--:|---|\n", first);
     for (k = 0; k < s->nrows; k++) {
@@ -213,7 +316,7 @@ static void md_scaling_one(struct rcuprof_sb *b, const rcuprof_scaling *s,
         if (r->failed > 0)
             rcuprof_sb_printf(b, " (+%zu failed)", r->failed);
         rcuprof_sb_printf(b, " | ");
-        md_iv(b, r->cost, r->lo, r->hi, 1000, "%.4f");
+        md_iv(b, r->cost, r->lo, r->hi, 1, "%.1f");
         rcuprof_sb_printf(b, " | ");
         md_iv(b, r->tput, r->tput_lo, r->tput_hi, 1e6, "%.3f");
         rcuprof_sb_printf(b, " | ");
@@ -265,7 +368,7 @@ char *rcuprof_scaling_markdown(const rcuprof_scaling *s, size_t n,
     if (!sections && json_array_size(t->notes) > 0) {
         json_t *note;
 
-        rcuprof_sb_printf(&b, "\nNotes:\n");
+        rcuprof_sb_printf(&b, "\nNotes:\n\n");
         json_array_foreach(t->notes, i, note)
             rcuprof_sb_printf(&b, "- %s\n", json_string_value(note));
     }

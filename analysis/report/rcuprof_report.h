@@ -15,8 +15,12 @@
 
 # define RCUPROF_SCALING_SCHEMA "rcuprof-scaling/1"
 
-/* md.c: the comparison table in the shape of the PR tables. */
+/* md.c: the comparison table, compact (one column per variant: ns/op, and
+ * beside the baseline the change, its interval and the resolved mark;
+ * what compare's --format md prints) or wide (ns/op, std dev, change, p
+ * and MDE in columns of their own: --format md-wide). */
 char *rcuprof_table_markdown(const rcuprof_table *t);
+char *rcuprof_table_markdown_wide(const rcuprof_table *t);
 
 /*
  * md.c: the scaling report of n variants (each s[i] built on t): one
@@ -55,6 +59,10 @@ void rcuprof_run_summary_print(FILE *f, const json_t *res);
 
 /* attribute.c: the attribution report (analysis/attribute.c) as text. */
 void rcuprof_attribute_print(FILE *fp, const json_t *report);
+/* The short form `rcuprof run --sample on` prints: each bucket's share and
+ * where the whole report is (result_file: the run's --output, or NULL). */
+void rcuprof_attribute_print_brief(FILE *fp, const json_t *report,
+                                   const char *result_file);
 
 /* explain.c: explain's JSON pieces and its markdown (from the JSON). */
 struct rcuprof_explain_agg_st;

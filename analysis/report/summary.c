@@ -7,6 +7,7 @@
 #include "rcuprof_report.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* Counter sums per 1k ops, and what could not be counted, and why. */
 static void print_counters(FILE *f, const json_t *c, const json_t *run)
@@ -35,6 +36,24 @@ static void print_counters(FILE *f, const json_t *c, const json_t *run)
                json_string_value(json_object_get(u, "reason")));
 }
 
+/*
+ * The probes' own cost: the difference of two timings of one uncontended
+ * read lock/unlock (probes on, probes off).  At or below 0 the probes
+ * cost less than the clock resolves; the difference is shown as what it
+ * is, never as a cost.
+ */
+static void print_probe_cost(FILE *f, double added_ns)
+{
+    if (added_ns > 0)
+        fprintf(f, "               probe cost %.1f ns per read lock/unlock "
+                "(on minus off)\n", added_ns);
+    else
+        fprintf(f, "               probe cost below the clock's resolution "
+                "(on minus off: %.1f ns per read lock/unlock)\n", added_ns);
+}
+
+static void print_probe_rest(FILE *f, const json_t *p, const json_t *s);
+
 /* The probe layer's figures (patches/3.5/probes, probes/probe_readout.c). */
 static void print_probes(FILE *f, const json_t *p)
 {
@@ -47,6 +66,17 @@ static void print_probes(FILE *f, const json_t *p)
     }
     if (!json_is_true(json_object_get(p, "enabled")) || !json_is_object(s)) {
         fprintf(f, "probes         off (--probes off)\n");
+        return;
+    }
+    if (json_integer_value(json_object_get(s, "acquisitions")) == 0) {
+        /* "lock other: 0 acquisitions" said nothing: say what it means. */
+        fprintf(f, "probes         the workers took no RCU read lock "
+                "(lock %s: %s)\n",
+                json_string_value(json_object_get(s, "lock")),
+                strcmp(json_string_value(json_object_get(s, "lock")) != NULL
+                       ? json_string_value(json_object_get(s, "lock")) : "",
+                       "other") == 0 ? "the unnamed RCU locks" : "unused");
+        print_probe_rest(f, p, s);
         return;
     }
     fprintf(f, "probes         lock %s: %lld acquisitions",
@@ -65,6 +95,20 @@ static void print_probes(FILE *f, const json_t *p)
         fprintf(f, " (pair cost %lld subtracted)",
                 (long long)json_integer_value(v));
     fprintf(f, "\n");
+    if (json_is_number(v = json_object_get(p, "ticks_per_us")))
+        fprintf(f, "               (acq: one outermost RCU read-lock hold; "
+                "ticks: the probe timer's, %s, %.0f per us)\n",
+                json_is_string(json_object_get(p, "clock"))
+                ? json_string_value(json_object_get(p, "clock")) : "?",
+                json_number_value(v));
+    print_probe_rest(f, p, s);
+}
+
+/* The store's and the writers' figures, and the probes' own cost. */
+static void print_probe_rest(FILE *f, const json_t *p, const json_t *s)
+{
+    json_t *v;
+
     if (json_is_number(v = json_object_get(s, "slow_fetches_per_kfetch")))
         fprintf(f, "               slow-path fetches %.2f per 1k\n", json_number_value(v));
     if (json_integer_value(json_object_get(s, "syncs")) > 0) {
@@ -79,9 +123,53 @@ static void print_probes(FILE *f, const json_t *p)
                 (long long)json_integer_value(json_object_get(s,
                                                               "blocked_syncs")));
     }
-    if (json_is_number(v = json_object_get(json_object_get(p, "self_cost"), "added_ns")))
-        fprintf(f, "               probe cost %.1f ns per read lock/unlock (measured on)\n",
-               json_number_value(v));
+    if (json_is_number(v = json_object_get(json_object_get(p, "self_cost"),
+                                           "added_ns")))
+        print_probe_cost(f, json_number_value(v));
+}
+
+/* The workload's lib ctx and query, where it has them (a baseline such as
+ * rwlock has neither), and the end of the workload line. */
+static void print_context(FILE *f, const json_t *wl)
+{
+    const json_t *ctx = json_object_get(wl, "libctx");
+    const json_t *q = json_object_get(wl, "propq");
+
+    if (json_is_string(ctx) && json_is_string(q))
+        fprintf(f, " (libctx %s, query %s)", json_string_value(ctx),
+                json_string_value(q));
+    else if (json_is_string(ctx))
+        fprintf(f, " (libctx %s)", json_string_value(ctx));
+    else if (json_is_string(q))
+        fprintf(f, " (query %s)", json_string_value(q));
+    fprintf(f, "\n");
+}
+
+/* How the numbers were taken: rcuprof's harness, or perftools' artefacts
+ * switched on by --compat (run.harness), each named. */
+static void print_harness(FILE *f, const json_t *h)
+{
+    const char *mode = json_string_value(json_object_get(h, "mode"));
+
+    if (mode == NULL)
+        return;
+    if (strcmp(mode, "rcuprof") == 0) {
+        fprintf(f, "harness        rcuprof (start barrier, warm-up, "
+                "padded counts)\n");
+        return;
+    }
+    fprintf(f, "harness        --compat on (%s):",
+            strcmp(mode, "perftools") == 0 ? "perftools, every artefact"
+                                           : "some artefacts");
+    if (json_is_true(json_object_get(h, "clock_per_op")))
+        fprintf(f, " clock read per op;");
+    if (json_is_false(json_object_get(h, "start_barrier")))
+        fprintf(f, " no start barrier, no warm-up;");
+    else if (json_is_false(json_object_get(h, "deadline_after_barrier")))
+        fprintf(f, " deadline fixed before the threads start;");
+    if (json_is_false(json_object_get(h, "counts_padded")))
+        fprintf(f, " unpadded counts;");
+    fprintf(f, " not comparable with runs without --compat\n");
 }
 
 void rcuprof_run_summary_print(FILE *f, const json_t *res)
@@ -112,11 +200,8 @@ void rcuprof_run_summary_print(FILE *f, const json_t *res)
         fprintf(f, "%s%s:%s", i ? "," : " ",
                json_string_value(json_object_get(it, "type")),
                json_string_value(json_object_get(it, "alg")));
-    fprintf(f, " (libctx %s%s%s)\n",
-           json_string_value(json_object_get(wl, "libctx")),
-           json_is_string(json_object_get(wl, "propq")) ? ", query " : "",
-           json_is_string(json_object_get(wl, "propq"))
-           ? json_string_value(json_object_get(wl, "propq")) : "");
+    print_context(f, wl);
+    print_harness(f, json_object_get(run, "harness"));
     fprintf(f, "threads        %lld%s\n",
            (long long)json_integer_value(json_object_get(run, "threads")),
            json_is_true(json_object_get(env, "oversubscribed"))

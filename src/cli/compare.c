@@ -1,7 +1,8 @@
 /*
  * `rcuprof compare RESULTS...`: the A/B table of one or more results files
- * (analysis/compare.c computes it) as markdown, CSV or JSON; for results
- * of one variant, its scaling report (analysis/scaling.c).
+ * (analysis/compare.c computes it) as markdown (compact, or wide), CSV or
+ * JSON; for results of one variant, its scaling report
+ * (analysis/scaling.c).
  */
 #define _GNU_SOURCE
 #include "cli.h"
@@ -11,13 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* --format: md, csv or json. */
+/* --format: md (compact), md-wide, csv or json. */
 static int opt_format(void *target, const struct rcuprof_opt *row,
                       const char *arg, char *err, size_t n)
 {
-    if (strcmp(arg, "md") != 0 && strcmp(arg, "csv") != 0
-        && strcmp(arg, "json") != 0) {
-        snprintf(err, n, "--format '%s': give md, csv or json", arg);
+    if (strcmp(arg, "md") != 0 && strcmp(arg, "md-wide") != 0
+        && strcmp(arg, "csv") != 0 && strcmp(arg, "json") != 0) {
+        snprintf(err, n, "--format '%s': give md, md-wide, csv or json",
+                 arg);
         return -1;
     }
     *(const char **)((char *)target + row->off) = arg;
@@ -36,9 +38,9 @@ static const struct rcuprof_opt compare_rows[] = {
     RCUPROF_OPTION(RCUPROF_OPT_CALLBACK, "metric", 0, "M", "wall_ns_per_op",
                    0, 0, struct compare_args, metric, rcuprof_cmd_opt_metric,
                    "wall_ns_per_op or cpu_ns_per_op"),
-    RCUPROF_OPTION(RCUPROF_OPT_CALLBACK, "format", 0, "md|csv|json", "md", 0,
-                   0, struct compare_args, format, opt_format,
-                   "output format"),
+    RCUPROF_OPTION(RCUPROF_OPT_CALLBACK, "format", 0, "md|md-wide|csv|json",
+                   "md", 0, 0, struct compare_args, format, opt_format,
+                   "md: one column per variant (fits a PR comment); md-wide: std dev, p and MDE in columns"),
     RCUPROF_OPTION(RCUPROF_OPT_STRING, "out", 0, "FILE", "", 0, 0,
                    struct compare_args, out, NULL,
                    "write to FILE atomically instead of stdout"),
@@ -53,8 +55,9 @@ static const struct rcuprof_opt compare_rows[] = {
 static void help(void)
 {
     printf("usage: rcuprof compare RESULTS... [options]\n");
-    printf("  RESULTS                   results.jsonl files of rcuprof sweep (several: runs pooled, blocks\n"
-           "                            paired within each file)\n");
+    rcuprof_opts_help_item(stdout, "RESULTS",
+                           "results.jsonl files of rcuprof sweep (several: runs pooled, blocks\n"
+                           "paired within each file)\n");
     rcuprof_opts_help(stdout, compare_rows, COMPARE_NROWS, 0, NULL);
 }
 
@@ -67,10 +70,11 @@ static char *compare_render(const struct compare_args *a,
     char *text = NULL, *more = NULL, *both;
     json_t *j;
 
-    if (strcmp(a->format, "md") == 0) {
+    if (strncmp(a->format, "md", 2) == 0) {
         if (!an->compared)
             return rcuprof_scaling_markdown(an->scaling, an->nscaling, t, 0);
-        text = rcuprof_table_markdown(t);
+        text = strcmp(a->format, "md") == 0 ? rcuprof_table_markdown(t)
+                                            : rcuprof_table_markdown_wide(t);
         if (text == NULL || !a->scaling)
             return text;
         more = rcuprof_scaling_markdown(an->scaling, an->nscaling, t, 1);

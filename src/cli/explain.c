@@ -163,8 +163,9 @@ static void help(void)
     };
 
     printf("usage: rcuprof explain RESULTS... | --threads LIST [options]\n");
-    printf("  RESULTS                   results.jsonl files of rcuprof sweep: their dips and knees are\n"
-           "                            explained, with the sweep's driver options\n");
+    rcuprof_opts_help_item(stdout, "RESULTS",
+                           "results.jsonl files of rcuprof sweep: their dips and knees are\n"
+                           "explained, with the sweep's driver options\n");
     rcuprof_opts_help(stdout, explain_rows, ARG_N, 0, NULL);
     printf("driver options, passed to every run (see rcuprof run --help; --pin is explain's to choose):\n");
     rcuprof_opts_help(stdout, rcuprof_driver_opts, rcuprof_driver_nopts, 0,

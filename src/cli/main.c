@@ -29,7 +29,7 @@ static const struct cmd cmds[] = {
       "sweep --variants A,B --threads LIST --reps N --out DIR [--resume] [...]\n"
       "                                         interleaved repetitions into DIR/results.jsonl" },
     { "compare", rcuprof_cmd_compare,
-      "compare RESULTS... [--baseline V] [--metric M] [--format md|csv|json]\n"
+      "compare RESULTS... [--baseline V] [--metric M] [--format md|md-wide|csv|json]\n"
       "                                         the A/B table: intervals, paired tests, Holm, MDE" },
     { "report", rcuprof_cmd_report,
       "report RESULTS... --out DIR     tables (md, csv, json) and plots of a sweep" },

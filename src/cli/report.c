@@ -1,11 +1,13 @@
 /*
  * `rcuprof report RESULTS... --out DIR`: every output of a sweep from its
- * results file(s): results.md, results.csv, results.json (what compare
- * prints: the comparison, or the scaling report of one build; the JSON
- * also with each variant's Universal Scalability Law fit and scaling),
- * scaling.md and scaling.csv (the scaling report of every variant) and,
- * through gnuplot, cost.{png,svg} (per-op cost against threads, interval
- * bands, log2 axis), throughput.{png,svg} (with the USL fit where there is
+ * results file(s): results.md (compare's compact table), results-wide.md
+ * (its wide one), results.csv, results.json (what compare prints: the
+ * comparison, or the scaling report of one build; the JSON also with each
+ * variant's Universal Scalability Law fit and scaling), scaling.md and
+ * scaling.csv (the scaling report of every variant) and, through gnuplot,
+ * cost.{png,svg} (per-op cost in ns/op against threads, intervals as
+ * error bars, log2 axis), change.{png,svg} (each variant's change against
+ * the baseline), throughput.{png,svg} (with the USL fit where there is
  * one), efficiency.{png,svg} and, with probe figures, probes.{png,svg}.
  * Each file is written whole or not at all; plots.gp stays beside them so
  * a plot can be restyled by hand.
@@ -31,7 +33,7 @@ struct report_args {
 static const struct rcuprof_opt report_rows[] = {
     RCUPROF_OPTION(RCUPROF_OPT_STRING, "out", 0, "DIR", "", 0, 0,
                    struct report_args, out, NULL,
-                   "write results.md, results.csv, results.json, scaling.md, scaling.csv and the plots here"),
+                   "write results.md (compact), results-wide.md, results.csv, results.json, scaling.md, scaling.csv and the plots here"),
     RCUPROF_OPTION(RCUPROF_OPT_STRING, "baseline", 0, "V", "", 0, 0,
                    struct report_args, baseline, NULL,
                    "the variant the others are compared with (default: the first)"),
@@ -46,7 +48,8 @@ static const struct rcuprof_opt report_rows[] = {
 static void help(void)
 {
     printf("usage: rcuprof report RESULTS... --out DIR [options]\n");
-    printf("  RESULTS                   results.jsonl files of rcuprof sweep\n");
+    rcuprof_opts_help_item(stdout, "RESULTS",
+                           "results.jsonl files of rcuprof sweep\n");
     rcuprof_opts_help(stdout, report_rows, REPORT_NROWS, 0, NULL);
 }
 
@@ -123,12 +126,13 @@ static int run_gnuplot(const char *gp, const char *dir,
 /* What one report is made of: the analysis, then the texts it renders. */
 struct report {
     struct rcuprof_analysed an;
-    char *md, *csv, *js, *scaling_md, *scaling_csv, *script;
+    char *md, *md_wide, *csv, *js, *scaling_md, *scaling_csv, *script;
 };
 
 static void report_free(struct report *r)
 {
     free(r->md);
+    free(r->md_wide);
     free(r->csv);
     free(r->js);
     free(r->scaling_md);
@@ -171,13 +175,15 @@ static int report_render(struct report *r, const char *dir)
     r->md = an->compared ? rcuprof_table_markdown(&an->t)
                          : (r->scaling_md != NULL ? strdup(r->scaling_md)
                                                   : NULL);
+    r->md_wide = an->compared ? rcuprof_table_markdown_wide(&an->t)
+                              : (r->md != NULL ? strdup(r->md) : NULL);
     r->csv = an->compared ? rcuprof_table_csv(&an->t)
                           : (r->scaling_csv != NULL ? strdup(r->scaling_csv)
                                                     : NULL);
     r->js = rcuprof_json_text(j);
     r->script = rcuprof_report_gnuplot(&an->t, an->scaling, dir);
     json_decref(j);
-    if (r->md == NULL || r->csv == NULL || r->js == NULL
+    if (r->md == NULL || r->md_wide == NULL || r->csv == NULL || r->js == NULL
         || r->scaling_md == NULL || r->scaling_csv == NULL
         || r->script == NULL) {
         rcuprof_err("report: out of memory");
@@ -198,6 +204,7 @@ static int report_write(struct report *r, const char *dir)
         return RCUPROF_ERR_SYSTEM;
     }
     if (write_text(dir, "results.md", r->md) != 0
+        || write_text(dir, "results-wide.md", r->md_wide) != 0
         || write_text(dir, "results.csv", r->csv) != 0
         || write_text(dir, "results.json", r->js) != 0
         || write_text(dir, "scaling.md", r->scaling_md) != 0
@@ -210,8 +217,10 @@ static int report_write(struct report *r, const char *dir)
                 dir);
     else if (run_gnuplot(gp, dir, rcuprof_report_plots(&r->an.t)) != 0)
         return RCUPROF_ERR_SYSTEM;
-    printf("report: %s/results.md, results.csv, results.json, scaling.md, scaling.csv%s%s\n",
-           dir, gp != NULL ? ", cost.png, throughput.png, efficiency.png" : "",
+    printf("report: %s/results.md, results-wide.md, results.csv, results.json, scaling.md, scaling.csv%s%s\n",
+           dir,
+           gp != NULL ? ", cost.png, change.png, throughput.png, efficiency.png"
+                      : "",
            gp == NULL ? "" : r->an.t.have_probes ? ", probes.png (and .svg)"
                                                  : " (and .svg)");
     return 0;

@@ -11,8 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The summary of a result, and its attribution when it was sampled. */
-static void run_print_summary(const json_t *res)
+/* The summary of a result, and the short form of its attribution when it
+ * was sampled (the whole report is rcuprof attribute's). */
+static void run_print_summary(const json_t *res, const char *output)
 {
     rcuprof_run_summary_print(stdout, res);
     if (json_is_object(json_object_get(res, "samples"))) {
@@ -22,9 +23,8 @@ static void run_print_summary(const json_t *res)
 
         rcuprof_record_decode(res, &rec);
         rep = rcuprof_attribute_record(&rec, 10, 0, err, sizeof(err));
-        printf("\n");
         if (rep != NULL)
-            rcuprof_attribute_print(stdout, rep);
+            rcuprof_attribute_print_brief(stdout, rep, output);
         else
             printf("attribution    failed: %s\n", err);
         json_decref(rep);
@@ -53,7 +53,7 @@ static const struct rcuprof_opt run_rows[] = {
                    "also write the result JSON to FILE, atomically"),
     RCUPROF_OPTION(RCUPROF_OPT_FLAG, NULL, 't', "", "", 0, 1,
                    struct run_opts, terse, NULL,
-                   "print one number: microseconds per op (wall), as perftools does"),
+                   "print one number: wall time per op in microseconds, as perftools prints it (the one figure not in ns/op)"),
     RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 'h', "", "", 0, 0,
                         "this list"),
 };
@@ -111,6 +111,31 @@ static int run_failed(const struct run_opts *o,
      * asked for (an unknown algorithm, a bad query): bad input. */
     return r->exited && !r->timed_out && (r->status == 2 || r->status == 3)
            ? RCUPROF_ERR_USAGE : RCUPROF_ERR_RUN;
+}
+
+/*
+ * A result that is not a measurement (record.h's rule: no op in the
+ * window, so no per-op figure) is said so, never printed as 0.00: its one
+ * line; 1.  0 for a measurement.
+ */
+static int run_not_measured(const struct run_opts *o, const json_t *res)
+{
+    rcuprof_record rec;
+    const json_t *run = json_object_get(res, "run");
+
+    rcuprof_record_decode(res, &rec);
+    if (rec.ok)
+        return 0;
+    if (json_integer_value(json_object_get(run, "ops")) == 0)
+        rcuprof_err("run: %s completed no op in its %.3f ms window, so there is no per-op figure: lengthen --duration-ms or give --ops",
+                    o->variant,
+                    (double)json_integer_value(json_object_get(run,
+                                                               "wall_ns"))
+                    / 1e6);
+    else
+        rcuprof_err("run: the %s result is not a measurement (%s): rerun it; if it persists, rebuild the driver",
+                    o->variant, rec.why);
+    return 1;
 }
 
 int rcuprof_cmd_run(int argc, char **argv)
@@ -173,6 +198,11 @@ int rcuprof_cmd_run(int argc, char **argv)
         json_decref(res);
         return RCUPROF_ERR_RUN;
     }
+    if (run_not_measured(&o, res)) {
+        rcuprof_driver_result_free(&r);
+        json_decref(res);
+        return RCUPROF_ERR_RUN;
+    }
     if (o.output != NULL
         && rcuprof_write_atomic(o.output, r.out, strlen(r.out)) != 0) {
         rcuprof_err("run: cannot write %s: check the folder exists and is writable",
@@ -187,7 +217,7 @@ int rcuprof_cmd_run(int argc, char **argv)
     else if (o.json)
         fputs(r.out, stdout);
     else
-        run_print_summary(res);
+        run_print_summary(res, o.output);
     rcuprof_driver_result_free(&r);
     json_decref(res);
     return RCUPROF_OK;

@@ -57,6 +57,25 @@ static const char *resolved_path(char *buf, size_t n)
 }
 
 /*
+ * A pending user variant's patches counted as the build will count them:
+ * its base's resolved list (when the base is known), then its own.
+ */
+static json_t *pending_patches(const json_t *all, const json_t *v,
+                               const json_t *own)
+{
+    const json_t *base = json_object_get(all, json_string_value(
+                                             json_object_get(v, "base")));
+    json_t *pl = json_array(), *p;
+    size_t i;
+
+    json_array_foreach(json_object_get(base, "patches"), i, p)
+        json_array_append(pl, p);
+    json_array_foreach(own, i, p)
+        json_array_append(pl, p);
+    return pl;
+}
+
+/*
  * { name: {description, patches[], built, user, pending} } from the build's
  * resolved list, plus user variants added since the last build (pending).
  */
@@ -104,8 +123,7 @@ json_t *rcuprof_variants_load(char *err, size_t errlen)
 
             json_object_set_new(e, "description",
                                 d != NULL ? json_incref(d) : json_string(""));
-            json_object_set_new(e, "patches",
-                                p != NULL ? json_incref(p) : json_array());
+            json_object_set_new(e, "patches", pending_patches(all, v, p));
             json_object_set_new(all, name, e);
         }
     }
@@ -135,7 +153,7 @@ int rcuprof_cmd_variants(int argc, char **argv)
     };
     const struct rcuprof_opt *action;
     char err[512], drv[PATH_MAX];
-    const char *name;
+    const char *name, *desc;
     json_t *all, *v;
     int as_json, rc, first;
 
@@ -164,6 +182,8 @@ int rcuprof_cmd_variants(int argc, char **argv)
         return RCUPROF_OK;
     }
     printf("%-16s %-8s %-8s %s\n", "VARIANT", "DRIVER", "PATCHES", "DESCRIPTION");
+    /* PATCHES: every patch the build applies (layers expanded, a base's
+     * included), the same count before and after the build. */
     json_object_foreach(all, name, v) {
         const char *state;
 
@@ -174,14 +194,43 @@ int rcuprof_cmd_variants(int argc, char **argv)
             state = "built";
         else
             state = "absent";
+        desc = json_string_value(json_object_get(v, "description"));
         printf("%-16s %-8s %-8zu %s%s\n", name, state,
                json_array_size(json_object_get(v, "patches")),
-               json_string_value(json_object_get(v, "description"))
-               ? json_string_value(json_object_get(v, "description")) : "",
+               desc != NULL && desc[0] != '\0' ? desc : "(no description)",
                json_is_true(json_object_get(v, "user")) ? " [user]" : "");
     }
     json_decref(all);
     return RCUPROF_OK;
+}
+
+/*
+ * The description: the one given, else what the variant is made of
+ * ("stock + fix.patch", "source /src/openssl + 2 patches").
+ */
+static void variant_description(const char *given, const char *base,
+                                const char *source, const json_t *pl,
+                                char *buf, size_t n)
+{
+    const char *p, *slash;
+
+    if (given != NULL && given[0] != '\0') {
+        snprintf(buf, n, "%s", given);
+        return;
+    }
+    if (base != NULL)
+        snprintf(buf, n, "%s", base);
+    else
+        snprintf(buf, n, "source %s", source);
+    if (json_array_size(pl) == 1) {
+        p = json_string_value(json_array_get(pl, 0));
+        slash = strrchr(p, '/');
+        snprintf(buf + strlen(buf), n - strlen(buf), " + %s",
+                 slash != NULL ? slash + 1 : p);
+    } else if (json_array_size(pl) > 1) {
+        snprintf(buf + strlen(buf), n - strlen(buf), " + %zu patches",
+                 json_array_size(pl));
+    }
 }
 
 int rcuprof_variant_add_to(const char *path, json_t *known, const char *name,
@@ -191,7 +240,7 @@ int rcuprof_variant_add_to(const char *path, json_t *known, const char *name,
 {
     json_error_t je;
     json_t *doc, *vars, *v, *pl;
-    char real[PATH_MAX], *text;
+    char real[PATH_MAX], desc[512], *text;
     struct stat st;
     size_t i;
     int rc;
@@ -262,8 +311,8 @@ int rcuprof_variant_add_to(const char *path, json_t *known, const char *name,
         json_decref(pl);
         return RCUPROF_ERR_USAGE;
     }
-    v = json_pack("{s:s, s:o}", "description",
-                  description != NULL ? description : "", "patches", pl);
+    variant_description(description, base, source, pl, desc, sizeof(desc));
+    v = json_pack("{s:s, s:o}", "description", desc, "patches", pl);
     if (base != NULL)
         json_object_set_new(v, "base", json_string(base));
     if (source != NULL) {
@@ -331,7 +380,7 @@ static const struct rcuprof_opt variant_rows[] = {
                    "build from another OpenSSL tree (3.3 or later)"),
     RCUPROF_OPTION(RCUPROF_OPT_STRING, "description", 0, "TEXT", "", 0, 0,
                    struct variant_args, description, NULL,
-                   "one line shown by rcuprof variants"),
+                   "one line shown by rcuprof variants (default: what it is made of, e.g. stock + fix.patch)"),
     RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 0, "", "", 0, 0, NULL),
 };
 #define VARIANT_NROWS (sizeof(variant_rows) / sizeof(variant_rows[0]))
@@ -355,6 +404,11 @@ int rcuprof_cmd_variant(int argc, char **argv)
     json_t *known;
     int rc, first;
 
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0
+                      || strcmp(argv[1], "-h") == 0)) {
+        variant_help();
+        return RCUPROF_OK;
+    }
     if (argc < 2 || strcmp(argv[1], "add") != 0) {
         rcuprof_err("variant: use 'rcuprof variant add NAME --base V [--patch FILE]...' or '--source DIR'");
         return RCUPROF_ERR_USAGE;

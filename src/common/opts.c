@@ -270,9 +270,28 @@ static int skipped(const char *name, const char *const *skip)
     return 0;
 }
 
+void rcuprof_opts_help_item(FILE *f, const char *left, const char *help)
+{
+    int w = fprintf(f, "  %s", left);
+
+    /* The text starts at RCUPROF_OPTS_HELP_COL, after at least two blanks;
+     * a longer left part gets a line of its own. */
+    if (w > RCUPROF_OPTS_HELP_COL - 2) {
+        fputc('\n', f);
+        w = 0;
+    }
+    fprintf(f, "%*s", RCUPROF_OPTS_HELP_COL - w, "");
+    for (; *help != '\0'; help++) {
+        fputc(*help, f);
+        if (*help == '\n' && help[1] != '\0')
+            fprintf(f, "%*s", RCUPROF_OPTS_HELP_COL, "");
+    }
+}
+
 void rcuprof_opts_help(FILE *f, const struct rcuprof_opt *rows, size_t n,
                        int letters, const char *const *skip)
 {
+    char left[128];
     size_t i;
 
     for (i = 0; i < n; i++) {
@@ -280,15 +299,17 @@ void rcuprof_opts_help(FILE *f, const struct rcuprof_opt *rows, size_t n,
 
         if (r->help == NULL || skipped(r->name, skip))
             continue;
-        if (r->name == NULL) {
-            fprintf(f, "  -%c %-26s %s\n", r->ch, "", r->help);
-            continue;
-        }
-        if (letters && r->ch != 0)
-            fprintf(f, "  -%c,", r->ch);
-        fprintf(f, "  --%-12s %-12s %s", r->name, r->meta != NULL ? r->meta
-                                                                  : "",
-                r->help);
+        if (r->name == NULL)
+            snprintf(left, sizeof(left), "-%c", r->ch);
+        else if (letters && r->ch != 0)
+            snprintf(left, sizeof(left), "-%c, --%s%s%s", r->ch, r->name,
+                     r->meta != NULL && r->meta[0] != '\0' ? " " : "",
+                     r->meta != NULL ? r->meta : "");
+        else
+            snprintf(left, sizeof(left), "--%s%s%s", r->name,
+                     r->meta != NULL && r->meta[0] != '\0' ? " " : "",
+                     r->meta != NULL ? r->meta : "");
+        rcuprof_opts_help_item(f, left, r->help);
         if (takes_value(r) && r->def != NULL && r->def[0] != '\0')
             fprintf(f, " (default: %s)", r->def);
         fputc('\n', f);

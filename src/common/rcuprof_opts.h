@@ -110,12 +110,17 @@ int rcuprof_opts_apply(const struct rcuprof_opt *row, void *target,
 /*
  * The --help lines of rows[0..n) that have a help text and are not in
  * skip (long names, NULL-terminated, may be NULL):
- *   "  --NAME         META         HELP (default: DEF)"
- * with "  -X," in front when letters is set, and "  -X   ...  HELP" for a
- * row with a letter only.
+ *   "  --NAME META                 HELP (default: DEF)"
+ * with "-X, " in front of --NAME when letters is set, and "  -X" for a
+ * row with a letter only; every HELP starts at column RCUPROF_OPTS_HELP_COL
+ * (a longer option part is on a line of its own).
  */
+# define RCUPROF_OPTS_HELP_COL 30
 void rcuprof_opts_help(FILE *f, const struct rcuprof_opt *rows, size_t n,
                        int letters, const char *const *skip);
+/* One help line of the same shape, "  LEFT<blanks>HELP" without the
+ * newline; each '\n' inside HELP continues at the help column. */
+void rcuprof_opts_help_item(FILE *f, const char *left, const char *help);
 
 /* A row of rows[0..n) by long name, or NULL. */
 const struct rcuprof_opt *rcuprof_opts_find(const struct rcuprof_opt *rows,

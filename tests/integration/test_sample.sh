@@ -13,7 +13,10 @@ if ! "$RCUPROF" run --variant "$V" -n 2 -d 600 -w 50 --writers 1 --sample on --o
     fi
     fail "sampled run: $(cat "$TMP/err")"; finish
 fi
-grep -q "get_hold_current_qp" "$TMP/summary" && pass "run summary shows the attribution" || fail "summary lacks attribution"
+grep -q "^attribution .*get_hold_current_qp [0-9.]*%" "$TMP/summary" && pass "run summary shows each bucket's share" || fail "summary lacks attribution"
+# run prints the short form; the whole report is attribute's, named.
+! grep -qE "^(top functions|top lines|get_hold_current_qp:)" "$TMP/summary" && grep -qF "rcuprof attribute $TMP/s.json" "$TMP/summary" \
+    && pass "run prints a short attribution and names 'rcuprof attribute FILE'" || fail "run prints the whole attribution: $(cat "$TMP/summary")"
 "$RCUPROF" attribute "$TMP/s.json" --json > "$TMP/a.json" || fail "attribute failed"
 check() {
     "$PY" -c "import json; a=json.load(open('$TMP/a.json')); b={x['bucket']: x for x in a['buckets']}; assert ($2), ($3)" 2>"$TMP/pyerr" \
@@ -22,6 +25,9 @@ check() {
 check "samples resolved" "a['on_cpu_samples'] > 100 and a['unresolved_samples'] < a['on_cpu_samples'] / 10" "a['on_cpu_samples'], a['unresolved_samples']"
 check "inlined get_hold_current_qp gets samples by inline scope" "b['get_hold_current_qp']['samples'] > 0" "b.get('get_hold_current_qp')"
 check "the writer's time lands in ossl_synchronize_rcu" "b['synchronize_rcu']['samples'] > 0 and any(t['role']=='writer' for t in a['threads'])" "b.get('synchronize_rcu')"
+check "get_hold_current_qp: bucket = samples by line + in callees, and the lines sum to samples" "b['get_hold_current_qp']['samples'] == a['get_hold_current_qp']['samples'] + a['get_hold_current_qp']['in_callees'] and sum(l['samples'] for l in a['get_hold_current_qp']['lines']) == a['get_hold_current_qp']['samples']" "b['get_hold_current_qp']['samples'], a['get_hold_current_qp']['samples'], a['get_hold_current_qp'].get('in_callees')"
+"$RCUPROF" attribute "$TMP/s.json" > "$TMP/a.txt" && grep -qE "^get_hold_current_qp: [0-9]+ samples in its body, by line below" "$TMP/a.txt" \
+    && pass "attribute's text says which samples the per-line figures count" || fail "attribute text: $(grep get_hold "$TMP/a.txt" | head -2)"
 check "each distinct address resolved once" "a['distinct_addresses'] <= a['on_cpu_samples'] + a['kernel_samples']" "a['distinct_addresses']"
 "$PY" -c "import json; d=json.load(open('$TMP/s.json')); s=d['samples']; assert s is not None" && pass "samples member present" || fail "samples member"
 

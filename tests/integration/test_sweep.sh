@@ -148,10 +148,15 @@ assert r['status'] == 'failed' and r['exit'] == 4 and r['message'], r
 
 # --- compare ---
 "$RCUPROF" compare "$TMP/s2/results.jsonl" > "$TMP/c.md" 2>"$TMP/c.err" && pass "compare md" || fail "compare: $(cat "$TMP/c.err")"
-grep -qF "| threads | $A usecs | $A std dev | $B usecs | $B std dev | change % [95% CI] | p (Holm) | MDE |" "$TMP/c.md" \
-    && pass "md header in the seed's shape" || fail "md header: $(head -5 "$TMP/c.md")"
-grep -qE '^\| 1 \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [+-][0-9.]+ \[[+-][0-9.]+, [+-][0-9.]+\] \| [0-9.<]+ \| [0-9.]+% \|$' "$TMP/c.md" \
+grep -qF "| threads | $A (baseline) | $B |" "$TMP/c.md" \
+    && pass "md (compact) header: one column per variant" || fail "md header: $(head -5 "$TMP/c.md")"
+grep -qE '^\| 1 \| [0-9.]+ \| [0-9.]+ [+-][0-9.]+% \[[+-][0-9.]+, [+-][0-9.]+\]( \[\^u\])?( \xe2\x9c\x93)? \|$' "$TMP/c.md" \
     && grep -qE '^\| 2 ' "$TMP/c.md" && pass "md rows for 1 and 2 threads" || fail "md rows: $(cat "$TMP/c.md")"
+"$RCUPROF" compare "$TMP/s2/results.jsonl" --format md-wide > "$TMP/cw.md" 2>"$TMP/cw.err" || fail "compare md-wide: $(cat "$TMP/cw.err")"
+grep -qF "| threads | $A ns/op | $A std dev | $B ns/op | $B std dev | change % [95% CI] | p (Holm) | MDE |" "$TMP/cw.md" \
+    && pass "md-wide header in the seed's shape" || fail "md-wide header: $(head -5 "$TMP/cw.md")"
+grep -qE '^\| 1 \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [+-][0-9.]+ \[[+-][0-9.]+, [+-][0-9.]+\] \| [0-9.<]+ \| [0-9.]+% \|$' "$TMP/cw.md" \
+    && grep -qE '^\| 2 ' "$TMP/cw.md" && pass "md-wide rows for 1 and 2 threads" || fail "md-wide rows: $(cat "$TMP/cw.md")"
 "$RCUPROF" compare "$TMP/s2/results.jsonl" --format csv --out "$TMP/c.csv" && "$PY" - "$TMP/c.csv" "$A" "$B" <<'PY' && pass "CSV parses: 4 rows, 6 runs per cell, changes for $B" || fail "csv"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
@@ -219,6 +224,7 @@ for f in results.md results.csv results.json plots.gp; do
     [ -s "$TMP/rep/$f" ] && pass "report wrote $f" || fail "report: no $f"
 done
 cmp -s "$TMP/rep/results.md" "$TMP/c.md" && pass "results.md is compare's table" || fail "results.md differs from compare"
+cmp -s "$TMP/rep/results-wide.md" "$TMP/cw.md" && pass "results-wide.md is compare's md-wide table" || fail "results-wide.md differs from compare --format md-wide"
 for f in scaling.md scaling.csv; do
     [ -s "$TMP/rep/$f" ] && pass "report wrote $f" || fail "report: no $f"
 done
@@ -236,7 +242,7 @@ u = d['usl']['$A']
 assert u['fitted'] is False and 'needs 5 distinct thread counts' in u['reason'], u
 " && pass "USL not fitted with fewer than 5 thread counts, reason given" || fail "usl reason"
 if command -v gnuplot >/dev/null; then
-    for f in cost.png throughput.png; do
+    for f in cost.png change.png throughput.png; do
         [ "$(head -c 8 "$TMP/rep/$f" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] \
             && pass "$f is a PNG" || fail "$f is not a PNG"
     done
@@ -270,8 +276,8 @@ fi
 "$RCUPROF" sweep --variants "$A" --threads 1,2 --reps 3 "${RUN[@]}" --out "$TMP/one" >/dev/null 2>&1 \
     && pass "one-variant sweep ran" || fail "one-variant sweep"
 "$RCUPROF" compare "$TMP/one/results.jsonl" > "$TMP/one.md" 2>"$TMP/one.err" \
-    && grep -q "^Scaling of $A: wall time per op in usecs" "$TMP/one.md" \
-    && grep -qF "| threads | runs | usecs [interval] | M ops/s [interval] | efficiency vs 1 | step efficiency | dip or knee |" "$TMP/one.md" \
+    && grep -q "^Scaling of $A: wall time per op in ns/op" "$TMP/one.md" \
+    && grep -qF "| threads | runs | ns/op [interval] | M ops/s [interval] | efficiency vs 1 | step efficiency | dip or knee |" "$TMP/one.md" \
     && grep -qE '^\| 1 \| 3 \| [0-9.]+ \[-?[0-9.]+, [0-9.]+\] \| [0-9.]+ \[-?[0-9.]+, [0-9.]+\] \| 1\.00 \| - \|' "$TMP/one.md" \
     && grep -qE '^\| 2 \| 3 \| [0-9.]+ \[' "$TMP/one.md" \
     && grep -q "^USL fit of the throughput" "$TMP/one.md" \

@@ -390,19 +390,40 @@ static void test_table(void **state)
     assert_near(ch->p_holm, 0.5, 1e-12);
     assert_near(ch->p_mw_holm, 0.4, 1e-12);
 
-    /* The seed's shape: threads | usecs | std dev | ... | change | p | MDE */
-    md = rcuprof_table_markdown(&t);
+    /* Wide, the seed's shape: threads | ns/op | std dev | ... | change | p
+     * | MDE, every cost in ns/op (the cells hold ns: 120, 20, ...). */
+    md = rcuprof_table_markdown_wide(&t);
     assert_non_null(md);
-    if (strstr(md, "| threads | base usecs | base std dev | cand usecs | "
-               "cand std dev | change % [95% CI] | p (Holm) | MDE |") == NULL
-        || strstr(md, "| 1 | 0.1200 | 0.0200 | 0.1350 | 0.0316 | "
+    if (strstr(md, "Wall time per op in ns/op (wall_ns_per_op)") == NULL
+        || strstr(md, "| threads | base ns/op | base std dev | cand ns/op | "
+                  "cand std dev | change % [95% CI] | p (Holm) | MDE |") == NULL
+        || strstr(md, "| 1 | 120.0 | 20.0 | 135.0 | 31.6 | "
                   "+11.5 [-5.8, +31.9] | 0.500 | 11.6% |") == NULL
-        || strstr(md, "| 2 [^os] | 0.2200 | 0.0200 | 0.1835 | 0.0049 | "
+        || strstr(md, "| 2 [^os] | 220.0 | 20.0 | 183.5 | 4.9 | "
                   "-12.5 [") == NULL
         || strstr(md, "[^os]: More threads than the 1 CPUs") == NULL
-        || strstr(md, "failed runs, left out: cand@2 x1") == NULL)
-        fail_msg("markdown:\n%s", md);
+        || strstr(md, "failed runs, left out: cand@2 x1") == NULL
+        || strstr(md, "usecs") != NULL)
+        fail_msg("wide markdown:\n%s", md);
     free(md);
+
+    /* Compact: one column per variant; beside the baseline the change,
+     * its interval, no resolved mark here (p_holm 0.5, interval across 0). */
+    md = rcuprof_table_markdown(&t);
+    assert_non_null(md);
+    if (strstr(md, "| threads | base (baseline) | cand |\n|--:|--:|--:|\n")
+            == NULL
+        || strstr(md, "| 1 | 120.0 | 135.0 +11.5% [-5.8, +31.9] |") == NULL
+        || strstr(md, "| 2 [^os] | 220.0 | 183.5 -12.5% [") == NULL
+        || strstr(md, "\u2713 resolved: its 95% interval excludes 0 and its "
+                  "p, Holm-adjusted over the table's 2 tests, is below "
+                  "0.05") == NULL
+        || strstr(md, "[^os]: More threads than the 1 CPUs") == NULL
+        || strstr(md, "usecs") != NULL)
+        fail_msg("compact markdown:\n%s", md);
+    free(md);
+    assert_false(rcuprof_change_resolved(&t, &t.changes[0 * 2 + 1]));
+    assert_false(rcuprof_change_resolved(&t, &t.changes[1 * 2 + 1]));
 
     csv = rcuprof_table_csv(&t);
     assert_non_null(csv);
@@ -455,6 +476,50 @@ static void test_table(void **state)
     rcuprof_results_free(&rs);
 }
 
+/* The one rule of "resolved" (the compact table's mark, the change plot's
+ * filled points): computable, interval excludes 0, Holm p below alpha. */
+static void test_change_resolved(void **state)
+{
+    static const struct {
+        int line, have;
+        double lo, hi, p_holm;
+        int want;
+    } rows[] = {
+        { __LINE__, 1, 2.0, 7.0, 0.01, 1 },
+        { __LINE__, 1, -9.0, -1.0, 0.049, 1 },
+        { __LINE__, 1, -1.0, 7.0, 0.01, 0 },     /* interval holds 0 */
+        { __LINE__, 1, 0.0, 7.0, 0.01, 0 },      /* touches 0 */
+        { __LINE__, 1, 2.0, 7.0, 0.05, 0 },      /* p not below alpha */
+        { __LINE__, 1, 2.0, 7.0, NAN, 0 },       /* no test */
+        { __LINE__, 1, NAN, 7.0, 0.01, 0 },      /* no interval */
+        { __LINE__, 0, 2.0, 7.0, 0.01, 0 },      /* not computable */
+    };
+    rcuprof_table t;
+    rcuprof_change ch;
+    char rule[256];
+    size_t i;
+
+    (void)state;
+    memset(&t, 0, sizeof(t));
+    t.alpha = 0.05;
+    t.level = 0.95;
+    t.ntests = 6;
+    for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        memset(&ch, 0, sizeof(ch));
+        ch.have = rows[i].have;
+        ch.lo_pct = rows[i].lo;
+        ch.hi_pct = rows[i].hi;
+        ch.p_holm = rows[i].p_holm;
+        if (rcuprof_change_resolved(&t, &ch) != rows[i].want)
+            fail_msg("line %d: resolved %d, wanted %d", rows[i].line,
+                     !rows[i].want, rows[i].want);
+    }
+    rcuprof_change_resolved_rule(&t, rule, sizeof(rule));
+    assert_string_equal(rule, "its 95% interval excludes 0 and its p, "
+                        "Holm-adjusted over the table's 6 tests, is below "
+                        "0.05");
+}
+
 static void test_table_needs_two(void **state)
 {
     char path[300], err[512], *text = header_line("[\"solo\"]", 1);
@@ -483,6 +548,7 @@ int main(void)
         cmocka_unit_test(test_read_torn_and_corrupt),
         cmocka_unit_test(test_read_bad_files),
         cmocka_unit_test(test_table),
+        cmocka_unit_test(test_change_resolved),
         cmocka_unit_test(test_table_needs_two),
     };
 

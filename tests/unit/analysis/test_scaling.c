@@ -179,14 +179,14 @@ static void test_writers(void **state)
 
     md = rcuprof_scaling_markdown(&s, 1, &t, 0);
     assert_non_null(md);
-    if (strstr(md, "Scaling of v: wall time per op in usecs") == NULL
-        || strstr(md, "| threads | runs | usecs [interval] | M ops/s [interval] "
+    if (strstr(md, "Scaling of v: wall time per op in ns/op (wall_ns_per_op)") == NULL
+        || strstr(md, "| threads | runs | ns/op [interval] | M ops/s [interval] "
                   "| efficiency vs 1 | step efficiency | dip or knee |") == NULL
-        || strstr(md, "| 1 | 6 | 0.1025 [0.1000, 0.1050] |") == NULL
-        || strstr(md, "| 4 | 6 | 0.2025 [0.2000, 0.2050] | 19.753 [") == NULL
+        || strstr(md, "| 1 | 6 | 102.5 [100.0, 105.0] |") == NULL
+        || strstr(md, "| 4 | 6 | 202.5 [200.0, 205.0] | 19.753 [") == NULL
         || strstr(md, "| 0.51 | 0.51 | dip (costs more than at 8), knee "
                   "(worst step); high confidence, explain flags it |") == NULL
-        || strstr(md, "| 8 | 6 (+1 failed) | 0.1525") == NULL
+        || strstr(md, "| 8 | 6 (+1 failed) | 152.5") == NULL
         || strstr(md, "| 0.67 | 1.33 |  |") == NULL
         || strstr(md, "not fitted: needs 5 distinct thread counts") == NULL
         || strstr(md, "failed runs, left out: v@8 x1") == NULL)

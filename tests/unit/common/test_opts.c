@@ -225,6 +225,13 @@ static void test_help(void **state)
     static const struct rcuprof_opt short_only[] = {
         RCUPROF_OPTION(RCUPROF_OPT_FLAG, NULL, 'q', "", "", 0, 1,
                        struct target, flag, NULL, "be quiet"),
+        /* Names up to the column (--reclaim-age-ms MS) stay on the line;
+         * a longer option part gets a line of its own. */
+        RCUPROF_OPTION(RCUPROF_OPT_STRING, "reclaim-age-ms", 0, "MS", "", 0,
+                       0, struct target, str, NULL, "a long name"),
+        RCUPROF_OPTION(RCUPROF_OPT_STRING, "very-long-option-name", 0,
+                       "VALUE", "", 0, 0, struct target, str, NULL,
+                       "longer than the column"),
     };
     char *text = NULL;
     size_t len = 0;
@@ -234,18 +241,26 @@ static void test_help(void **state)
     assert_non_null(f);
     rcuprof_opts_help(f, rows, NROWS, 0, skip);
     rcuprof_opts_help(f, rows, 1, 1, NULL);
-    rcuprof_opts_help(f, short_only, 1, 0, NULL);
+    rcuprof_opts_help(f, short_only, 3, 0, NULL);
+    rcuprof_opts_help_item(f, "RESULTS", "files\nsecond line\n");
     fclose(f);
+    /* Every help text starts at one column, RCUPROF_OPTS_HELP_COL. */
+    assert_int_equal(RCUPROF_OPTS_HELP_COL, 30);
     assert_string_equal(text,
-        "  --count        N            a count (default: 3)\n"
-        "  --wait         S            wait S seconds (default: 120)\n"
-        "  --text         T            at most 7 characters (default: abc)\n"
-        "  --str          S            any text\n"
-        "  --mode         on|off       on or off (default: off)\n"
+        "  --count N                   a count (default: 3)\n"
+        "  --wait S                    wait S seconds (default: 120)\n"
+        "  --text T                    at most 7 characters (default: abc)\n"
+        "  --str S                     any text\n"
+        "  --mode on|off               on or off (default: off)\n"
         "  --flag                      a flag\n"
         "  --help                      this list\n"
-        "  -n,  --count        N            a count (default: 3)\n"
-        "  -q                            be quiet\n");
+        "  -n, --count N               a count (default: 3)\n"
+        "  -q                          be quiet\n"
+        "  --reclaim-age-ms MS         a long name\n"
+        "  --very-long-option-name VALUE\n"
+        "                              longer than the column\n"
+        "  RESULTS                     files\n"
+        "                              second line\n");
     free(text);
 }
 
