@@ -227,12 +227,16 @@ static void read_placement(const json_t *res, rcuprof_record *r)
 
         add_cpu(r, cs);
         add_cpu(r, ce);
-        if (!json_is_integer(plan))
+        /* Judged only where the thread reported both CPUs: -1 is a worker
+         * that never entered the window (or sched_getcpu failed), which
+         * says nothing about where the plan put it. */
+        if (!json_is_integer(plan) || !json_is_integer(cs)
+            || !json_is_integer(ce) || json_integer_value(cs) < 0
+            || json_integer_value(ce) < 0)
             continue;
         if (r->placed < 0)
             r->placed = 1;
-        if (!json_is_integer(cs) || !json_is_integer(ce)
-            || json_integer_value(cs) != json_integer_value(plan)
+        if (json_integer_value(cs) != json_integer_value(plan)
             || json_integer_value(ce) != json_integer_value(plan)) {
             r->placed = 0;
             r->misplaced++;

@@ -345,6 +345,10 @@ int rcuprof_harness_run(struct rcuprof_run *run)
         return RCUPROF_EXIT_SYSTEM;
     }
     memset(run->slots, 0, sizeof(*run->slots) * (size_t)n);
+    /* -1 until the worker's window opens: a worker that never got there
+     * (late on a loaded machine) ran on no CPU the window can speak of. */
+    for (t = 0; t < n; t++)
+        run->slots[t].cpu_start = run->slots[t].cpu_end = -1;
     run->stopping = &g_phase.done;
     /* Without a barrier there is no warm-up either: threads start counting
      * as they are created, as the peer harness does. */

@@ -248,6 +248,52 @@ static void test_figures(void **state)
     json_decref(res);
 }
 
+/*
+ * Placement: a pinned thread is judged by the CPUs it reported at its
+ * window's start and end; -1 (a worker that never entered the window on a
+ * loaded machine) is not judged, neither placed nor misplaced.
+ */
+static void test_placed(void **state)
+{
+    static const struct {
+        int line;
+        const char *plan, *threads;
+        int placed, misplaced;
+    } rows[] = {
+        { __LINE__, "[0,1]", "[{\"id\":0,\"cpu_start\":0,\"cpu_end\":0},"
+          "{\"id\":1,\"cpu_start\":1,\"cpu_end\":1}]", 1, 0 },
+        { __LINE__, "[0,1]", "[{\"id\":0,\"cpu_start\":0,\"cpu_end\":0},"
+          "{\"id\":1,\"cpu_start\":0,\"cpu_end\":1}]", 0, 1 },
+        { __LINE__, "[0,1]", "[{\"id\":0,\"cpu_start\":0,\"cpu_end\":0},"
+          "{\"id\":1,\"cpu_start\":-1,\"cpu_end\":-1}]", 1, 0 },
+        { __LINE__, "[0,1]", "[{\"id\":0,\"cpu_start\":-1,\"cpu_end\":-1},"
+          "{\"id\":1,\"cpu_start\":-1,\"cpu_end\":-1}]", -1, 0 },
+        { __LINE__, "[null,null]", "[{\"id\":0,\"cpu_start\":1,"
+          "\"cpu_end\":0},{\"id\":1,\"cpu_start\":1,\"cpu_end\":1}]",
+          -1, 0 },
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        json_t *res = json_loads(base_json, 0, NULL);
+        rcuprof_record r;
+
+        assert_non_null(res);
+        json_object_set_new(json_object_get(json_object_get(res, "run"),
+                                             "placement"),
+                            "cpus", json_loads(rows[i].plan, 0, NULL));
+        json_object_set_new(res, "threads",
+                            json_loads(rows[i].threads, 0, NULL));
+        rcuprof_record_decode(res, &r);
+        if (r.placed != rows[i].placed || (int)r.misplaced != rows[i].misplaced)
+            fail_msg("line %d: placed %d misplaced %d, wanted %d %d",
+                     rows[i].line, r.placed, (int)r.misplaced,
+                     rows[i].placed, rows[i].misplaced);
+        json_decref(res);
+    }
+}
+
 /* Every ok point of every committed results file is a measurement. */
 static void test_real_results(void **state)
 {
@@ -295,6 +341,7 @@ int main(void)
         cmocka_unit_test(test_members_in_schema),
         cmocka_unit_test(test_rule),
         cmocka_unit_test(test_figures),
+        cmocka_unit_test(test_placed),
         cmocka_unit_test(test_real_results),
     };
 
