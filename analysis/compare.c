@@ -1,8 +1,10 @@
 /*
  * The comparison table of rcuprof compare and rcuprof report: per variant
  * and thread count the descriptives; per variant against the baseline the
- * change from paired blocks (per-block ratios; Wilcoxon signed-rank), the
- * unpaired Welch and Mann-Whitney tests, Holm's correction over the table
+ * change from paired blocks (per-block log ratios: the t interval and the
+ * paired t test, one method; Wilcoxon signed-rank beside it), or unpaired
+ * (Welch's t on the logs; Mann-Whitney beside it), Holm's correction over
+ * the table
  * and the minimum detectable effect; the medians of the probe figures and
  * each variant's Universal Scalability Law fit.  The statistics are
  * rcuprof_stats's; this file pairs and tabulates.  The writers
@@ -88,16 +90,21 @@ static size_t gather(const rcuprof_results *rs, size_t v, unsigned threads,
     return n;
 }
 
+/* Holm over one p column; with decide set, rows too few to decide are
+ * left out of the family (their adjusted p is NAN). */
 static void holm_column(rcuprof_table *t, size_t off_raw, size_t off_adj,
-                        double *buf)
+                        int decide, double *buf)
 {
     size_t ti, v, m = 0;
 
     for (ti = 0; ti < t->nthreads; ti++)
         for (v = 0; v < t->nvariants; v++)
-            if (v != t->baseline)
-                buf[m++] = *(double *)((char *)&t->changes[ti * t->nvariants + v]
-                                       + off_raw);
+            if (v != t->baseline) {
+                const rcuprof_change *c = &t->changes[ti * t->nvariants + v];
+
+                buf[m++] = decide && c->too_few
+                           ? NAN : *(const double *)((const char *)c + off_raw);
+            }
     if (m == 0 || rcuprof_stats_holm(buf, m, buf) != RCUPROF_STATS_OK) {
         for (ti = 0; ti < m; ti++)
             buf[ti] = NAN;
@@ -151,11 +158,13 @@ static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
             y[k++] = rs->points[idx[i]].result.ops_per_s;
     }
     rcuprof_stats_describe(x, n, LEVEL, &c->s);
+    /* The interval of a positive mean stays positive: on the logs (Cox);
+     * NAN when some value is not above 0 or n < 2. */
+    rcuprof_stats_mean_ci_log(x, n, LEVEL, &c->s.mean_lo, &c->s.mean_hi);
     c->tput_mean = c->tput_lo = c->tput_hi = NAN;
     if (k > 0 && rcuprof_stats_describe(y, k, LEVEL, &ts) == RCUPROF_STATS_OK) {
         c->tput_mean = ts.mean;
-        c->tput_lo = ts.mean_lo;
-        c->tput_hi = ts.mean_hi;
+        rcuprof_stats_mean_ci_log(y, k, LEVEL, &c->tput_lo, &c->tput_hi);
     }
     c->probe_retries = probe_median(rs, idx, n, 0, y);
     c->probe_slow = probe_median(rs, idx, n, 1, y);
@@ -191,20 +200,107 @@ static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
     }
 }
 
+/* ln of every x into y; 0, or -1 when some x is not above 0. */
+static int logs_of(const double *x, size_t n, double *y)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        if (!(x[i] > 0))
+            return -1;
+        y[i] = log(x[i]);
+    }
+    return 0;
+}
+
+/* Paired over common blocks: the t test on the log ratios (primary), the
+ * signed-rank test on them (robustness); a and b hold the pairs. */
+static void change_paired(rcuprof_table *t, rcuprof_change *ch,
+                          const double *a, const double *b, size_t n)
+{
+    rcuprof_stats_paired pc;
+
+    if (n < 2 || rcuprof_stats_paired_compare(a, b, n, LEVEL, NULL, &pc)
+                 != RCUPROF_STATS_OK)
+        return;
+    ch->paired = 1;
+    ch->have = 1;
+    ch->change_pct = pc.change_pct;
+    ch->lo_pct = pc.change_lo_pct;
+    ch->hi_pct = pc.change_hi_pct;
+    ch->sd_log = pc.sd_log;
+    ch->p_wilcoxon = pc.wilcoxon.p;
+    /* Every log ratio equal: no spread, the change is exact. */
+    ch->p = isfinite(pc.t_p) ? pc.t_p : pc.mean_log != 0 ? 0.0 : 1.0;
+    ch->too_few = n < RCUPROF_CHANGE_MIN_N;
+    ch->p_min_attainable = rcuprof_stats_signrank_min_p(
+        pc.wilcoxon.n_used > 0 ? pc.wilcoxon.n_used : n);
+    if (rcuprof_stats_mde_paired_t(pc.sd_log, n, t->alpha, t->power,
+                                   &ch->mde_pct) != RCUPROF_STATS_OK)
+        ch->mde_pct = NAN;
+}
+
+/* Unpaired: Welch's t on the logs (primary: ratio of geometric means),
+ * Mann-Whitney (robustness) and Welch on the raw values; a = the
+ * baseline's runs, b = v's; la, lb scratch of na, nb. */
+static void change_unpaired(rcuprof_table *t, rcuprof_change *ch,
+                            const double *a, size_t na, const double *b,
+                            size_t nb, double *la, double *lb)
+{
+    rcuprof_stats_welch w;
+    rcuprof_stats_rank_test mw;
+    rcuprof_stats_summary sa, sb;
+
+    if (na >= 1 && nb >= 1
+        && rcuprof_stats_mann_whitney(b, nb, a, na, &mw) == RCUPROF_STATS_OK)
+        ch->p_mw = mw.p;
+    if (na >= 2 && nb >= 2
+        && rcuprof_stats_welch_test(b, nb, a, na, LEVEL, &w)
+           == RCUPROF_STATS_OK)
+        ch->p_welch = w.p;
+    if (ch->paired || na < 2 || nb < 2 || logs_of(a, na, la) != 0
+        || logs_of(b, nb, lb) != 0)
+        return;
+    ch->have = 1;
+    ch->too_few = na < RCUPROF_CHANGE_MIN_N || nb < RCUPROF_CHANGE_MIN_N;
+    ch->p_min_attainable = rcuprof_stats_mw_min_p(na, nb);
+    if (rcuprof_stats_welch_test(lb, nb, la, na, LEVEL, &w)
+        == RCUPROF_STATS_OK) {
+        ch->change_pct = 100 * expm1(w.diff);
+        ch->lo_pct = 100 * expm1(w.lo);
+        ch->hi_pct = 100 * expm1(w.hi);
+        ch->p = w.p;
+        if (rcuprof_stats_describe(la, na, LEVEL, &sa) != RCUPROF_STATS_OK
+            || rcuprof_stats_describe(lb, nb, LEVEL, &sb) != RCUPROF_STATS_OK
+            || rcuprof_stats_mde_unpaired_log(sa.sd, na, sb.sd, nb, t->alpha,
+                                              t->power, &ch->mde_pct)
+               != RCUPROF_STATS_OK)
+            ch->mde_pct = NAN;
+    } else {
+        /* No spread on either side: the ratio is exact. */
+        double ma, mb;
+        size_t i;
+
+        for (i = 0, ma = 0; i < na; i++)
+            ma += la[i] / (double)na;
+        for (i = 0, mb = 0; i < nb; i++)
+            mb += lb[i] / (double)nb;
+        ch->change_pct = ch->lo_pct = ch->hi_pct = 100 * expm1(mb - ma);
+        ch->p = mb != ma ? 0.0 : 1.0;
+        ch->mde_pct = 0.0;
+    }
+}
+
 static void change_stats(rcuprof_table *t, const rcuprof_results *rs,
                          size_t ti, size_t v, const size_t *ia, size_t na,
                          const size_t *ib, size_t nb, double *a, double *b)
 {
     rcuprof_change *ch = &t->changes[ti * t->nvariants + v];
-    const rcuprof_cell *ca = &t->cells[ti * t->nvariants + t->baseline];
-    const rcuprof_cell *cb = &t->cells[ti * t->nvariants + v];
-    rcuprof_stats_paired pc;
-    rcuprof_stats_welch w;
-    rcuprof_stats_rank_test mw;
     size_t i, j, n = 0;
 
     ch->change_pct = ch->lo_pct = ch->hi_pct = ch->sd_log = NAN;
     ch->p_wilcoxon = ch->p_welch = ch->p_mw = ch->p = ch->mde_pct = NAN;
+    ch->p_min_attainable = NAN;
     /* Pairs: the baseline's and v's runs of the same block of a file. */
     for (j = 0; j < nb; j++) {
         const rcuprof_point *q = &rs->points[ib[j]];
@@ -221,47 +317,18 @@ static void change_stats(rcuprof_table *t, const rcuprof_results *rs,
         }
     }
     ch->n_pairs = n;
-    if (n >= 2 && rcuprof_stats_paired_compare(a, b, n, LEVEL, NULL, &pc)
-                  == RCUPROF_STATS_OK) {
-        ch->paired = 1;
-        ch->have = 1;
-        ch->change_pct = pc.change_pct;
-        ch->lo_pct = pc.change_lo_pct;
-        ch->hi_pct = pc.change_hi_pct;
-        ch->sd_log = pc.sd_log;
-        ch->p_wilcoxon = pc.wilcoxon.p;
-        if (rcuprof_stats_mde_paired(pc.sd_log, n, ALPHA, POWER,
-                                     &ch->mde_pct) != RCUPROF_STATS_OK)
-            ch->mde_pct = NAN;
-    }
-    /* Unpaired: v's runs (x) against the baseline's (y). */
+    change_paired(t, ch, a, b, n);
     for (i = 0; i < na; i++)
         a[i] = metric_of(&rs->points[ia[i]], t->metric);
     for (i = 0; i < nb; i++)
         b[i] = metric_of(&rs->points[ib[i]], t->metric);
-    if (na >= 1 && nb >= 1
-        && rcuprof_stats_mann_whitney(b, nb, a, na, &mw) == RCUPROF_STATS_OK)
-        ch->p_mw = mw.p;
-    if (na >= 2 && nb >= 2
-        && rcuprof_stats_welch_test(b, nb, a, na, LEVEL, &w)
-           == RCUPROF_STATS_OK) {
-        ch->p_welch = w.p;
-        if (!ch->paired) {
-            ch->change_pct = 100 * (cb->s.mean / ca->s.mean - 1);
-            ch->lo_pct = 100 * w.lo / ca->s.mean;
-            ch->hi_pct = 100 * w.hi / ca->s.mean;
-        }
-    }
-    if (!ch->paired && na >= 2 && nb >= 2) {
-        ch->have = 1;
-        if (!isfinite(ch->change_pct))
-            ch->change_pct = 100 * (cb->s.mean / ca->s.mean - 1);
-        if (rcuprof_stats_mde_unpaired(ca->s.mean, ca->s.sd, na, cb->s.sd, nb,
-                                       ALPHA, POWER, &ch->mde_pct)
-            != RCUPROF_STATS_OK)
-            ch->mde_pct = NAN;
-    }
-    ch->p = ch->paired ? ch->p_wilcoxon : ch->have ? ch->p_mw : NAN;
+    change_unpaired(t, ch, a, na, b, nb, a + na, b + nb);
+}
+
+int rcuprof_change_resolved(const rcuprof_table *t, const rcuprof_change *c)
+{
+    return t != NULL && c != NULL && c->have && !c->too_few
+           && isfinite(c->p_holm) && c->p_holm < t->alpha;
 }
 
 static size_t n_tests(const rcuprof_table *t)
@@ -269,7 +336,8 @@ static size_t n_tests(const rcuprof_table *t)
     size_t i, m = 0;
 
     for (i = 0; i < t->nthreads * t->nvariants; i++)
-        if (i % t->nvariants != t->baseline && isfinite(t->changes[i].p))
+        if (i % t->nvariants != t->baseline && isfinite(t->changes[i].p)
+            && !t->changes[i].too_few)
             m++;
     return m;
 }
@@ -378,14 +446,16 @@ static void table_tests(rcuprof_table *t, struct build *b)
     size_t i;
 
     holm_column(t, offsetof(rcuprof_change, p_wilcoxon),
-                offsetof(rcuprof_change, p_wilcoxon_holm), b->buf);
+                offsetof(rcuprof_change, p_wilcoxon_holm), 0, b->buf);
     holm_column(t, offsetof(rcuprof_change, p_welch),
-                offsetof(rcuprof_change, p_welch_holm), b->buf);
+                offsetof(rcuprof_change, p_welch_holm), 0, b->buf);
     holm_column(t, offsetof(rcuprof_change, p_mw),
-                offsetof(rcuprof_change, p_mw_holm), b->buf);
+                offsetof(rcuprof_change, p_mw_holm), 0, b->buf);
     holm_column(t, offsetof(rcuprof_change, p),
-                offsetof(rcuprof_change, p_holm), b->buf);
+                offsetof(rcuprof_change, p_holm), 1, b->buf);
     t->ntests = n_tests(t);
+    for (i = 0; i < t->nthreads * t->nvariants; i++)
+        t->changes[i].resolved = rcuprof_change_resolved(t, &t->changes[i]);
     t->runs_min = (size_t)-1;
     for (i = 0; i < t->nthreads * t->nvariants; i++) {
         if (t->cells[i].n < t->runs_min)
@@ -393,6 +463,39 @@ static void table_tests(rcuprof_table *t, struct build *b)
         if (t->cells[i].n > t->runs_max)
             t->runs_max = t->cells[i].n;
     }
+}
+
+/* Rows a reader could misread: too few runs to decide, and intervals that
+ * exclude zero while Holm's p does not reject. */
+static void table_notes_rows(rcuprof_table *t)
+{
+    struct rcuprof_sb few = { 0 }, holm = { 0 };
+    size_t ti, v;
+
+    for (ti = 0; ti < t->nthreads; ti++)
+        for (v = 0; v < t->nvariants; v++) {
+            const rcuprof_change *c = &t->changes[ti * t->nvariants + v];
+
+            if (v == t->baseline || !c->have)
+                continue;
+            if (c->too_few)
+                rcuprof_sb_printf(&few, "%s%s@%u (n = %zu)",
+                                  few.len ? ", " : "", t->variants[v],
+                                  t->threads[ti], c->paired ? c->n_pairs
+                                  : t->cells[ti * t->nvariants + v].n);
+            else if (c->p < t->alpha && !c->resolved)
+                rcuprof_sb_printf(&holm, "%s%s@%u (p %.3g, Holm %.3g)",
+                                  holm.len ? ", " : "", t->variants[v],
+                                  t->threads[ti], c->p, c->p_holm);
+        }
+    if (few.len > 0)
+        note(t, "too few runs to decide (fewer than %d blocks, or runs a side unpaired; rerun with more --reps or --target-mde): %s",
+             RCUPROF_CHANGE_MIN_N, few.p);
+    if (holm.len > 0)
+        note(t, "interval excludes zero but not significant after Holm's correction over %zu tests (the intervals are per row, unadjusted; the decision uses Holm): %s",
+             t->ntests, holm.p);
+    free(few.p);
+    free(holm.p);
 }
 
 /* Notes: what a reader must know before trusting a row. */
@@ -435,8 +538,9 @@ static void table_notes(rcuprof_table *t, const rcuprof_results *rs,
     if (b->outl.len > 0)
         note(t, "outliers (modified z-score beyond %.1f; kept in the figures): %s",
              OUTLIER_Z, b->outl.p);
+    table_notes_rows(t);
     if (b->unpaired > 0)
-        note(t, "%zu row(s) have no common blocks: change from the means with Welch's interval, p from Mann-Whitney",
+        note(t, "%zu row(s) have no common blocks: change from the geometric means with Welch's t on the logs (interval and p)",
              b->unpaired);
 }
 
@@ -461,8 +565,8 @@ static int table_make(const rcuprof_results *rs, const char *baseline,
     t->threads = malloc(cap * sizeof(*t->threads));
     b.ia = malloc(cap * sizeof(*b.ia));
     b.ib = malloc(cap * sizeof(*b.ib));
-    b.x = malloc(cap * sizeof(*b.x));
-    b.y = malloc(cap * sizeof(*b.y));
+    b.x = malloc(2 * cap * sizeof(*b.x));     /* values, then logs */
+    b.y = malloc(2 * cap * sizeof(*b.y));
     b.buf = malloc(cap * rs->nvariants * sizeof(*b.buf));
     if (t->threads == NULL || b.ia == NULL || b.ib == NULL || b.x == NULL
         || b.y == NULL || b.buf == NULL || t->notes == NULL) {

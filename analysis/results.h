@@ -112,18 +112,42 @@ typedef struct rcuprof_cell_st {
     double probe_retries, probe_slow;
 } rcuprof_cell;
 
+/*
+ * One variant against the baseline at one thread count.  One coherent test
+ * per row (analysis/README.md, section 2): the change, its interval, p and
+ * the MDE all come from Student's t on logs (paired over blocks: the
+ * per-block log ratios; unpaired: Welch on the log values).  The interval
+ * is per row (unadjusted, 95%): it excludes zero exactly when the raw p is
+ * below alpha.  The decision (rcuprof_change_resolved) uses Holm's p over
+ * the table.  Wilcoxon and Mann-Whitney are robustness columns.
+ */
 typedef struct rcuprof_change_st {
     int have;                   /* computable: both cells have n >= 2 */
     int paired;                 /* from >= 2 common blocks, else unpaired */
     size_t n_pairs;
-    double change_pct, lo_pct, hi_pct; /* B relative to the baseline A */
+    double change_pct, lo_pct, hi_pct; /* B relative to the baseline A:
+                                 * geometric means, t interval on logs */
     double sd_log;              /* paired: SD of the log ratios */
-    double p_wilcoxon, p_welch, p_mw;  /* raw, two-sided; NAN if n/a */
+    double p_wilcoxon, p_welch, p_mw;  /* raw, two-sided; NAN if n/a;
+                                 * p_welch: Welch on the raw values */
     double p_wilcoxon_holm, p_welch_holm, p_mw_holm;
-    double p, p_holm;           /* the primary test: Wilcoxon if paired,
-                                 * Mann-Whitney if not */
-    double mde_pct;             /* alpha 0.05, power 0.8 */
+    double p, p_holm;           /* the primary test, the interval's: paired
+                                 * t on the log ratios, or Welch's t on the
+                                 * logs when unpaired */
+    double mde_pct;             /* alpha 0.05, power 0.8, t quantiles */
+    /* Fewer blocks (or runs a side, unpaired) than RCUPROF_CHANGE_MIN_N:
+     * the row is shown but decides nothing. */
+    int too_few;
+    /* The smallest p the robustness rank test (Wilcoxon paired, Mann-
+     * Whitney unpaired) can give at this n; above alpha it can never
+     * reject (n <= 5 blocks for Wilcoxon).  NAN if n/a. */
+    double p_min_attainable;
+    int resolved;               /* rcuprof_change_resolved() */
 } rcuprof_change;
+
+/* Fewest blocks (paired) or runs per side (unpaired) a row decides from:
+ * the t test then has at least 2 degrees of freedom. */
+# define RCUPROF_CHANGE_MIN_N 3
 
 typedef struct rcuprof_table_st {
     int metric;
@@ -164,6 +188,12 @@ int rcuprof_table_describe(const rcuprof_results *rs, int metric,
                            rcuprof_table *t, char *err, size_t errlen);
 void rcuprof_table_free(rcuprof_table *t);
 int rcuprof_table_oversubscribed(const rcuprof_table *t, size_t ti);
+/*
+ * The one decision of a row, "is this change resolved": computable, not
+ * too few, and Holm's p of the primary test below the table's alpha.  1 or
+ * 0.  Every writer and command asks this function.
+ */
+int rcuprof_change_resolved(const rcuprof_table *t, const rcuprof_change *c);
 /* Variant v's fit into f: 0 (fitted or not, f says), -1 out of memory. */
 int rcuprof_table_usl(const rcuprof_results *rs, const rcuprof_table *t,
                       size_t v, rcuprof_usl_fit *f);

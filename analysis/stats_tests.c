@@ -188,6 +188,74 @@ int rcuprof_stats_mde_paired(double sd_log, size_t n, double alpha,
     return RCUPROF_STATS_OK;
 }
 
+int rcuprof_stats_mde_paired_t(double sd_log, size_t n, double alpha,
+                               double power, double *mde_pct)
+{
+    double df;
+    int rc;
+
+    if (mde_pct == NULL)
+        return RCUPROF_STATS_EINVAL;
+    *mde_pct = NAN;
+    if (!(sd_log >= 0.0) || !isfinite(sd_log))
+        return RCUPROF_STATS_EINVAL;
+    if ((rc = mde_check(n, alpha, power)) != 0)
+        return rc;
+    df = (double)(n - 1);
+    *mde_pct = 100.0 * expm1((gsl_cdf_tdist_Pinv(1.0 - alpha / 2.0, df)
+                              + gsl_cdf_tdist_Pinv(power, df))
+                             * sd_log / sqrt((double)n));
+    return RCUPROF_STATS_OK;
+}
+
+int rcuprof_stats_mde_unpaired_log(double sd_la, size_t na, double sd_lb,
+                                   size_t nb, double alpha, double power,
+                                   double *mde_pct)
+{
+    double sa, sb, df;
+    int rc;
+
+    if (mde_pct == NULL)
+        return RCUPROF_STATS_EINVAL;
+    *mde_pct = NAN;
+    if (!(sd_la >= 0.0) || !isfinite(sd_la) || !(sd_lb >= 0.0)
+        || !isfinite(sd_lb))
+        return RCUPROF_STATS_EINVAL;
+    if ((rc = mde_check(na < nb ? na : nb, alpha, power)) != 0)
+        return rc;
+    sa = sd_la * sd_la / (double)na;
+    sb = sd_lb * sd_lb / (double)nb;
+    if (!(sa + sb > 0.0)) {
+        *mde_pct = 0.0;
+        return RCUPROF_STATS_OK;
+    }
+    df = (sa + sb) * (sa + sb)
+         / (sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1));
+    *mde_pct = 100.0 * expm1((gsl_cdf_tdist_Pinv(1.0 - alpha / 2.0, df)
+                              + gsl_cdf_tdist_Pinv(power, df))
+                             * sqrt(sa + sb));
+    return RCUPROF_STATS_OK;
+}
+
+double rcuprof_stats_signrank_min_p(size_t n)
+{
+    if (n == 0)
+        return NAN;
+    return n >= 2 ? ldexp(1.0, 1 - (int)(n > 1100 ? 1100 : n)) : 1.0;
+}
+
+double rcuprof_stats_mw_min_p(size_t nx, size_t ny)
+{
+    double c = 1.0;
+    size_t k, m = nx < ny ? nx : ny, N = nx + ny;
+
+    if (nx == 0 || ny == 0)
+        return NAN;
+    for (k = 1; k <= m; k++)        /* C(N, m), exact while it fits */
+        c = c * (double)(N - m + k) / (double)k;
+    return c > 2.0 ? 2.0 / c : 1.0;
+}
+
 int rcuprof_stats_mde_unpaired(double mean_a, double sd_a, size_t na,
                                double sd_b, size_t nb, double alpha,
                                double power, double *mde_pct)

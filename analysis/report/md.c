@@ -86,7 +86,18 @@ char *rcuprof_table_markdown(const rcuprof_table *t)
             if (isfinite(ch->lo_pct) && isfinite(ch->hi_pct))
                 rcuprof_sb_printf(&b, " [%+.1f, %+.1f]", ch->lo_pct, ch->hi_pct);
             rcuprof_sb_printf(&b, "%s | ", ch->paired ? "" : " (unpaired)");
-            fmt_p(&b, ch->p_holm);
+            if (ch->too_few) {
+                rcuprof_sb_printf(&b, "too few (n=%zu)", ch->paired
+                                  ? ch->n_pairs
+                                  : t->cells[ti * t->nvariants + v].n);
+            } else {
+                fmt_p(&b, ch->p_holm);
+                if (ch->p < t->alpha && !ch->resolved) {
+                    rcuprof_sb_printf(&b, " (raw ");
+                    fmt_p(&b, ch->p);
+                    rcuprof_sb_printf(&b, ")");
+                }
+            }
             if (isfinite(ch->mde_pct))
                 rcuprof_sb_printf(&b, " | %.1f%% |", ch->mde_pct);
             else
@@ -96,11 +107,16 @@ char *rcuprof_table_markdown(const rcuprof_table *t)
     }
     rcuprof_sb_printf(&b, "\nchange %%: the variant's per-op cost relative to %s "
               "(negative = faster), the geometric mean of per-block ratios "
-              "with its 95%% t interval.  p: Wilcoxon signed-rank test on "
-              "those ratios, Holm-corrected over the table's %zu tests.  "
+              "with its 95%% t interval (per row, unadjusted).  p: the "
+              "paired t test on the same log ratios (the interval excludes "
+              "zero exactly when its raw p is below 0.05), Holm-corrected "
+              "over the table's %zu tests; \"(raw p)\" marks an interval "
+              "that excludes zero while Holm does not reject; \"too few\": "
+              "fewer than %d blocks, the row decides nothing.  "
               "MDE: the smallest change this noise and n detect "
-              "(alpha 0.05, power 0.8); a change below it is not resolved.\n",
-              bl, t->ntests);
+              "(alpha 0.05, power 0.8, t quantiles); a change below it is "
+              "not resolved.\n",
+              bl, t->ntests, RCUPROF_CHANGE_MIN_N);
     if (os > 0)
         rcuprof_sb_printf(&b, "\n[^os]: More threads than the %u CPUs allowed: "
                   "threads wait for a CPU, so the per-op wall time "

@@ -150,7 +150,7 @@ assert r['status'] == 'failed' and r['exit'] == 4 and r['message'], r
 "$RCUPROF" compare "$TMP/s2/results.jsonl" > "$TMP/c.md" 2>"$TMP/c.err" && pass "compare md" || fail "compare: $(cat "$TMP/c.err")"
 grep -qF "| threads | $A usecs | $A std dev | $B usecs | $B std dev | change % [95% CI] | p (Holm) | MDE |" "$TMP/c.md" \
     && pass "md header in the seed's shape" || fail "md header: $(head -5 "$TMP/c.md")"
-grep -qE '^\| 1 \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [+-][0-9.]+ \[[+-][0-9.]+, [+-][0-9.]+\] \| [0-9.<]+ \| [0-9.]+% \|$' "$TMP/c.md" \
+grep -qE '^\| 1 \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [+-][0-9.]+ \[[+-][0-9.]+, [+-][0-9.]+\] \| [0-9.<]+( \(raw [0-9.<]+\))? \| [0-9.]+% \|$' "$TMP/c.md" \
     && grep -qE '^\| 2 ' "$TMP/c.md" && pass "md rows for 1 and 2 threads" || fail "md rows: $(cat "$TMP/c.md")"
 "$RCUPROF" compare "$TMP/s2/results.jsonl" --format csv --out "$TMP/c.csv" && "$PY" - "$TMP/c.csv" "$A" "$B" <<'PY' && pass "CSV parses: 4 rows, 6 runs per cell, changes for $B" || fail "csv"
 import csv, sys
