@@ -92,6 +92,30 @@ static size_t gather(const rcuprof_results *rs, size_t v, unsigned threads,
 
 /* Holm over one p column; with decide set, rows too few to decide are
  * left out of the family (their adjusted p is NAN). */
+double rcuprof_results_target_mde(const rcuprof_results *rs, size_t file)
+{
+    const json_t *spec, *tg;
+
+    if (rs == NULL || file >= rs->nfiles)
+        return NAN;
+    spec = json_object_get(rs->files[file].header, "spec");
+    tg = json_object_get(spec, "target_mde_pct");
+    return json_is_number(tg) ? json_number_value(tg) : NAN;
+}
+
+/* 1 when point p is in its sweep's first stage: every point of a sweep
+ * that is not adaptive, the blocks below spec.reps of one that is. */
+static int first_stage(const rcuprof_results *rs, const rcuprof_point *p)
+{
+    const json_t *spec;
+
+    if (!isfinite(rcuprof_results_target_mde(rs, p->file)))
+        return 1;
+    spec = json_object_get(rs->files[p->file].header, "spec");
+    return p->block < (unsigned)json_integer_value(json_object_get(spec,
+                                                                   "reps"));
+}
+
 static void holm_column(rcuprof_table *t, size_t off_raw, size_t off_adj,
                         int decide, double *buf)
 {
@@ -139,6 +163,36 @@ static double probe_median(const rcuprof_results *rs, const size_t *idx,
     return q;
 }
 
+/* The cell's first-stage spread of ln cost and its MDE against a like
+ * cell (two-stage, unpaired on logs: sqrt 2 sd0). */
+static void cell_stage1(const rcuprof_table *t, const rcuprof_results *rs,
+                        rcuprof_cell *c, const size_t *idx, size_t n,
+                        double *y)
+{
+    double m, v;
+    size_t i, k = 0;
+
+    c->n0 = 0;
+    c->sd0_log = c->mde_pct = NAN;
+    for (i = 0; i < n; i++) {
+        double x = metric_of(&rs->points[idx[i]], t->metric);
+
+        if (first_stage(rs, &rs->points[idx[i]]) && x > 0)
+            y[k++] = log(x);
+    }
+    c->n0 = k;
+    if (k < 2)
+        return;
+    for (i = 0, m = 0; i < k; i++)
+        m += y[i] / (double)k;
+    for (i = 0, v = 0; i < k; i++)
+        v += (y[i] - m) * (y[i] - m) / (double)(k - 1);
+    c->sd0_log = sqrt(v);
+    if (rcuprof_stats_mde_two_stage(sqrt(2.0) * c->sd0_log, k, n, ALPHA,
+                                    POWER, &c->mde_pct) != RCUPROF_STATS_OK)
+        c->mde_pct = NAN;
+}
+
 static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
                        size_t ti, size_t v, const size_t *idx, size_t n,
                        double *x, double *y, struct rcuprof_sb *noisy,
@@ -166,6 +220,7 @@ static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
         c->tput_mean = ts.mean;
         rcuprof_stats_mean_ci_log(y, k, LEVEL, &c->tput_lo, &c->tput_hi);
     }
+    cell_stage1(t, rs, c, idx, n, y);
     c->probe_retries = probe_median(rs, idx, n, 0, y);
     c->probe_slow = probe_median(rs, idx, n, 1, y);
     t->have_retries |= isfinite(c->probe_retries);
@@ -240,6 +295,35 @@ static void change_paired(rcuprof_table *t, rcuprof_change *ch,
         ch->mde_pct = NAN;
 }
 
+/* An adaptive sweep's row: Stein's two-stage t on the log ratios, the
+ * first n0 pairs the first stage (the sweep chose n from their spread). */
+static void change_two_stage(rcuprof_table *t, rcuprof_change *ch,
+                             const double *a, const double *b, size_t n,
+                             size_t n0)
+{
+    rcuprof_stats_two_stage ts;
+    double *lr = malloc(n * sizeof(*lr));
+    size_t i;
+
+    if (lr == NULL)
+        return;
+    for (i = 0; i < n; i++)
+        lr[i] = log(b[i] / a[i]);
+    if (rcuprof_stats_two_stage_t(lr, n, n0, LEVEL, &ts) == RCUPROF_STATS_OK) {
+        ch->two_stage = 1;
+        ch->change_pct = 100 * expm1(ts.mean);
+        ch->lo_pct = 100 * expm1(ts.lo);
+        ch->hi_pct = 100 * expm1(ts.hi);
+        ch->sd_log = ts.sd0;
+        ch->p = isfinite(ts.p) ? ts.p : ts.mean != 0 ? 0.0 : 1.0;
+        ch->too_few = n0 < RCUPROF_CHANGE_MIN_N;
+        if (rcuprof_stats_mde_two_stage(ts.sd0, n0, n, t->alpha, t->power,
+                                        &ch->mde_pct) != RCUPROF_STATS_OK)
+            ch->mde_pct = NAN;
+    }
+    free(lr);
+}
+
 /* Unpaired: Welch's t on the logs (primary: ratio of geometric means),
  * Mann-Whitney (robustness) and Welch on the raw values; a = the
  * baseline's runs, b = v's; la, lb scratch of na, nb. */
@@ -296,28 +380,39 @@ static void change_stats(rcuprof_table *t, const rcuprof_results *rs,
                          const size_t *ib, size_t nb, double *a, double *b)
 {
     rcuprof_change *ch = &t->changes[ti * t->nvariants + v];
-    size_t i, j, n = 0;
+    size_t i, j, n = 0, n0 = 0;
+    int pass;
 
     ch->change_pct = ch->lo_pct = ch->hi_pct = ch->sd_log = NAN;
     ch->p_wilcoxon = ch->p_welch = ch->p_mw = ch->p = ch->mde_pct = NAN;
     ch->p_min_attainable = NAN;
-    /* Pairs: the baseline's and v's runs of the same block of a file. */
-    for (j = 0; j < nb; j++) {
-        const rcuprof_point *q = &rs->points[ib[j]];
+    /* Pairs: the baseline's and v's runs of the same block of a file,
+     * the first stage's first (pass 0), then the adaptive blocks. */
+    for (pass = 0; pass < 2; pass++) {
+        for (j = 0; j < nb; j++) {
+            const rcuprof_point *q = &rs->points[ib[j]];
 
-        for (i = 0; i < na; i++) {
-            const rcuprof_point *p = &rs->points[ia[i]];
+            if (first_stage(rs, q) != (pass == 0))
+                continue;
+            for (i = 0; i < na; i++) {
+                const rcuprof_point *p = &rs->points[ia[i]];
 
-            if (p->file == q->file && p->block == q->block) {
-                a[n] = metric_of(p, t->metric);
-                b[n] = metric_of(q, t->metric);
-                n++;
-                break;
+                if (p->file == q->file && p->block == q->block) {
+                    a[n] = metric_of(p, t->metric);
+                    b[n] = metric_of(q, t->metric);
+                    n++;
+                    break;
+                }
             }
         }
+        if (pass == 0)
+            n0 = n;
     }
     ch->n_pairs = n;
+    ch->n_stage1 = n0;
     change_paired(t, ch, a, b, n);
+    if (ch->paired && n0 < n && n0 >= 2)
+        change_two_stage(t, ch, a, b, n, n0);
     for (i = 0; i < na; i++)
         a[i] = metric_of(&rs->points[ia[i]], t->metric);
     for (i = 0; i < nb; i++)
@@ -455,6 +550,8 @@ static void table_tests(rcuprof_table *t, struct build *b)
                 offsetof(rcuprof_change, p_holm), 1, b->buf);
     t->ntests = n_tests(t);
     for (i = 0; i < t->nthreads * t->nvariants; i++)
+        t->n_two_stage += t->changes[i].two_stage;
+    for (i = 0; i < t->nthreads * t->nvariants; i++)
         t->changes[i].resolved = rcuprof_change_resolved(t, &t->changes[i]);
     t->runs_min = (size_t)-1;
     for (i = 0; i < t->nthreads * t->nvariants; i++) {
@@ -539,6 +636,11 @@ static void table_notes(rcuprof_table *t, const rcuprof_results *rs,
         note(t, "outliers (modified z-score beyond %.1f; kept in the figures): %s",
              OUTLIER_Z, b->outl.p);
     table_notes_rows(t);
+    for (i = 0; i < rs->nfiles && !isfinite(t->target_mde_pct); i++)
+        t->target_mde_pct = rcuprof_results_target_mde(rs, i);
+    if (isfinite(t->target_mde_pct))
+        note(t, "adaptive sweep (target MDE %.3g%%): blocks were added after the first stage until every MDE reached the target or the time ran out; %zu row(s) use Stein's two-stage t (the spread of the first-stage blocks only), which stays valid whatever number of blocks that spread chose (docs/methodology.md)",
+             t->target_mde_pct, t->n_two_stage);
     if (b->unpaired > 0)
         note(t, "%zu row(s) have no common blocks: change from the geometric means with Welch's t on the logs (interval and p)",
              b->unpaired);
@@ -556,6 +658,7 @@ static int table_make(const rcuprof_results *rs, const char *baseline,
     memset(t, 0, sizeof(*t));
     memset(&b, 0, sizeof(b));
     t->metric = metric;
+    t->target_mde_pct = NAN;
     t->level = LEVEL;
     t->alpha = ALPHA;
     t->power = POWER;
@@ -623,6 +726,64 @@ void rcuprof_table_free(rcuprof_table *t)
     free(t->changes);
     json_decref(t->notes);
     memset(t, 0, sizeof(*t));
+}
+
+/* ---------------------------------------------------------------------- */
+/* The adaptive sweep's figures                                            */
+
+/* One row's or cell's MDE now and the blocks it needs. */
+static void adaptive_one(rcuprof_adaptive_need *o, double mde, double sd0,
+                         size_t n0, double target, size_t max, size_t ti,
+                         size_t v, const rcuprof_table *t)
+{
+    size_t need;
+
+    if (n0 < 2 || !isfinite(mde) || !isfinite(sd0)
+        || rcuprof_stats_two_stage_n(sd0, n0, target, t->alpha, t->power,
+                                     max, &need) != RCUPROF_STATS_OK) {
+        o->unknown++;
+        return;
+    }
+    if (!(o->worst_mde_pct >= mde)) {
+        o->worst_mde_pct = mde;
+        o->worst_ti = ti;
+        o->worst_v = v;
+    }
+    if (need > o->blocks)
+        o->blocks = need;
+}
+
+int rcuprof_table_adaptive(const rcuprof_table *t, double target_pct,
+                           size_t max, rcuprof_adaptive_need *out)
+{
+    size_t ti, v, nch = 0;
+
+    memset(out, 0, sizeof(*out));
+    out->worst_mde_pct = NAN;
+    for (ti = 0; ti < t->nthreads * t->nvariants; ti++)
+        nch += ti % t->nvariants != t->baseline && t->changes != NULL
+               && t->changes[ti].have;
+    for (ti = 0; ti < t->nthreads; ti++)
+        for (v = 0; v < t->nvariants; v++) {
+            const rcuprof_cell *c = &t->cells[ti * t->nvariants + v];
+            const rcuprof_change *ch;
+
+            if (nch == 0) {
+                adaptive_one(out, c->mde_pct, sqrt(2.0) * c->sd0_log, c->n0,
+                             target_pct, max, ti, v, t);
+                continue;
+            }
+            if (v == t->baseline)
+                continue;
+            ch = &t->changes[ti * t->nvariants + v];
+            if (!ch->paired) {
+                out->unknown++;
+                continue;
+            }
+            adaptive_one(out, ch->mde_pct, ch->sd_log, ch->n_stage1,
+                         target_pct, max, ti, v, t);
+        }
+    return isfinite(out->worst_mde_pct) ? 0 : -1;
 }
 
 /* ---------------------------------------------------------------------- */

@@ -190,6 +190,40 @@ int rcuprof_stats_paired_compare(const double *a, const double *b, size_t n,
                                  double level, double *ratios,
                                  rcuprof_stats_paired *out);
 
+/*
+ * Stein's two-stage t (Stein 1945): n values d[0..n) of which the first
+ * n0 are the first stage.  The mean is over all n; the spread is the first
+ * stage's SD sd0 only, with n0 - 1 degrees of freedom: interval mean -+
+ * t(1 - (1 - level)/2, n0 - 1) sd0 / sqrt(n), t = mean / (sd0 / sqrt n)
+ * and its two-sided p.  Exact under normal d for any n chosen from sd0
+ * (and from anything independent of the values after the first stage):
+ * what keeps the adaptive sweep's intervals valid although it chose how
+ * many blocks to run.  n0 >= 2 and n >= n0 (else ETOOFEW).  sd0 == 0:
+ * lo = hi = mean, p NAN.
+ */
+typedef struct rcuprof_stats_two_stage_st {
+    size_t n, n0;
+    double level;
+    double mean, sd0, df;
+    double lo, hi;
+    double t, p;
+} rcuprof_stats_two_stage;
+
+int rcuprof_stats_two_stage_t(const double *d, size_t n, size_t n0,
+                              double level, rcuprof_stats_two_stage *out);
+
+/*
+ * Its minimum detectable effect on log values, in %:
+ * 100 (exp((t(1 - alpha/2, n0 - 1) + t(power, n0 - 1)) sd0 / sqrt(n)) - 1);
+ * and the fewest n >= n0 whose MDE is at or below target_pct (*n = max + 1
+ * when even max is not enough).  n0 >= 2, n >= n0.
+ */
+int rcuprof_stats_mde_two_stage(double sd0, size_t n0, size_t n,
+                                double alpha, double power, double *mde_pct);
+int rcuprof_stats_two_stage_n(double sd0, size_t n0, double target_pct,
+                              double alpha, double power, size_t max,
+                              size_t *n);
+
 /* ---------------------------------------------------------------------- */
 /* 3. Unpaired                                                             */
 

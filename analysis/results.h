@@ -110,6 +110,12 @@ typedef struct rcuprof_cell_st {
     /* Medians over the runs of the probe figures (record.h); NAN when no
      * run carries them. */
     double probe_retries, probe_slow;
+    /* The spread of ln cost over the first stage (an adaptive sweep's
+     * blocks below spec.reps; every run otherwise) and the MDE of this
+     * cell against a like one (same n and spread; Stein's two-stage on the
+     * logs).  NAN when n0 < 2. */
+    size_t n0;
+    double sd0_log, mde_pct;
 } rcuprof_cell;
 
 /*
@@ -143,6 +149,12 @@ typedef struct rcuprof_change_st {
      * reject (n <= 5 blocks for Wilcoxon).  NAN if n/a. */
     double p_min_attainable;
     int resolved;               /* rcuprof_change_resolved() */
+    /* An adaptive sweep's row (docs/methodology.md, "Adaptive
+     * repetitions"): Stein's two-stage t, the mean over all n_pairs
+     * blocks, the spread (sd_log) of the first n_stage1 only; the interval,
+     * p and MDE stay valid although the sweep chose n from that spread. */
+    int two_stage;
+    size_t n_stage1;
 } rcuprof_change;
 
 /* Fewest blocks (paired) or runs per side (unpaired) a row decides from:
@@ -163,6 +175,8 @@ typedef struct rcuprof_table_st {
     double level, alpha, power; /* of the intervals, the tests, the MDE */
     size_t ntests;              /* changes with a p-value (Holm's m) */
     size_t runs_min, runs_max;  /* ok runs per cell, least and most */
+    double target_mde_pct;      /* the adaptive sweep's target, or NAN */
+    size_t n_two_stage;         /* rows computed by the two-stage rule */
     int have_probes;            /* some cell has a probe figure: */
     int have_retries, have_slow;    /* retries; slow-path fetches */
 } rcuprof_table;
@@ -194,6 +208,29 @@ int rcuprof_table_oversubscribed(const rcuprof_table *t, size_t ti);
  * 0.  Every writer and command asks this function.
  */
 int rcuprof_change_resolved(const rcuprof_table *t, const rcuprof_change *c);
+/*
+ * The adaptive sweep's figures (issue 18) from a table of what has run:
+ * the worst MDE now (over the changes against the baseline, or over the
+ * cells when the table has one variant or no changes), where it is, and
+ * the fewest blocks that bring every one to target_pct (Stein: from the
+ * first stage's spread only; max + 1 when max blocks are not enough).
+ * Rows or cells without 2 first-stage values are skipped and counted in
+ * unknown.  0, or -1 when nothing has an MDE yet.
+ */
+typedef struct rcuprof_adaptive_need_st {
+    double worst_mde_pct;
+    size_t worst_ti, worst_v;
+    size_t blocks;              /* needed in all */
+    size_t unknown;
+} rcuprof_adaptive_need;
+
+int rcuprof_table_adaptive(const rcuprof_table *t, double target_pct,
+                           size_t max, rcuprof_adaptive_need *out);
+
+/* A results file's adaptive target (its spec's target_mde_pct), or NAN;
+ * its first stage is then the blocks below spec.reps. */
+double rcuprof_results_target_mde(const rcuprof_results *rs, size_t file);
+
 /* Variant v's fit into f: 0 (fitted or not, f says), -1 out of memory. */
 int rcuprof_table_usl(const rcuprof_results *rs, const rcuprof_table *t,
                       size_t v, rcuprof_usl_fit *f);
