@@ -153,6 +153,34 @@ else
     fail "the sweep for explain RESULTS failed"
 fi
 
+# ---- adaptive repetitions (issue 18): --reps 3 as the first stage, then
+# blocks until every cell's MDE is at most 400% or 20 s have passed.  Which
+# of the two stops it depends on this machine's noise, so the test checks
+# that a note says which, that whole blocks ran, and that the verdicts
+# quote their ratios' intervals. ----
+"$RCUPROF" explain --threads 1,2 --variant "$V" --reps 3 --duration-ms 30 \
+    --target-mde 400 --max-time 20 --out "$TMP/exa" >/dev/null 2>"$TMP/exa.err"
+rc=$?
+[ "$rc" -eq 0 ] && pass "adaptive explain exits 0" \
+    || fail "adaptive explain: exit $rc: $(tail -3 "$TMP/exa.err")"
+grep -q "^explain: adaptive: [0-9]* blocks, worst MDE [0-9.]*% (.*), target 400%: [0-9]* blocks needed, eta" "$TMP/exa.err" \
+    && pass "adaptive explain: progress shows the worst MDE, the blocks needed, the time left" \
+    || fail "adaptive explain progress: $(grep adaptive "$TMP/exa.err" | head -3)"
+"$PY" - "$TMP/exa/explain.json" <<'PY' && pass "adaptive explain: the note says why it stopped; verdicts quote intervals" || fail "adaptive explain json"
+import json, re, sys
+rep = json.load(open(sys.argv[1]))
+notes = [n for n in rep["notes"] if n.startswith("adaptive: ")]
+assert len(notes) == 1 and re.match(r"adaptive: (target reached|time ran out|block limit reached) after \d+ blocks \(first stage 3\)", notes[0]), rep["notes"]
+assert int(re.search(r"after (\d+) blocks", notes[0]).group(1)) >= 3, notes
+case = next(c for c in rep["cases"] if c["reference"] is not None)
+lines = [l for r in case["rules"] for l in r["for"] + r["against"]]
+assert any(re.search(r"\d\.\d\dx \[\d+\.\d\d, \d+\.\d\d\]", l) for l in lines), lines
+PY
+expect_error 2 "give --target-mde PCT too" "$RCUPROF" explain --threads 1,2 \
+    --variant "$V" --max-time 60
+expect_error 2 "--target-mde 'x'" "$RCUPROF" explain --threads 1,2 \
+    --variant "$V" --target-mde x
+
 # ---- bad input: one line, exit 2, nothing written -------------------------
 expect_error 2 "unknown variant" "$RCUPROF" explain --threads 1,2 \
     --variant no-such-variant --out "$TMP/bad1"
