@@ -33,8 +33,9 @@ typedef struct rcuprof_explain_count_st {
     double cost;                /* median */
     double lo, hi;              /* interval of the median; NAN if none */
     const char *interval;       /* "median" (distribution-free), "mean-t"
-                                 * (n < 6: Student t around the mean,
-                                 * widened to hold the median), "none" */
+                                 * (n < 6: Student t on the logs, the Cox
+                                 * interval of the mean, widened to hold
+                                 * the median; always positive), "none" */
     double coverage;            /* the interval's coverage (>= level) */
 } rcuprof_explain_count;
 
