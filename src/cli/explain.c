@@ -746,6 +746,11 @@ static int explain_parse(int argc, char **argv, struct explain *x)
     x->reps = a.reps;
     x->target_mde = seen[ARG_TARGET_MDE] ? a.target_mde : NAN;
     x->max_time = a.max_time;
+    if (seen[ARG_TARGET_MDE] && x->reps < RCUPROF_CHANGE_MIN_N) {
+        rcuprof_err("explain: --target-mde: the --reps blocks are its first stage and need at least %d (5 to 10 recommended): raise --reps",
+                    RCUPROF_CHANGE_MIN_N);
+        return RCUPROF_ERR_USAGE;
+    }
     if (seen[ARG_MAX_TIME] && !seen[ARG_TARGET_MDE]) {
         rcuprof_err("explain: --max-time bounds the blocks --target-mde adds: give --target-mde PCT too");
         return RCUPROF_ERR_USAGE;

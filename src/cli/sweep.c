@@ -512,6 +512,11 @@ static int sweep_spec(struct sweep *sw, const struct sweep_args *a,
     }
     sw->reps = a->reps;
     sw->target_mde = seen[ARG_TARGET_MDE] ? a->target_mde : NAN;
+    if (isfinite(sw->target_mde) && sw->reps < RCUPROF_CHANGE_MIN_N) {
+        rcuprof_err("sweep: --target-mde: the --reps blocks are its first stage and need at least %d (5 to 10 recommended): raise --reps",
+                    RCUPROF_CHANGE_MIN_N);
+        return RCUPROF_ERR_USAGE;
+    }
     return 0;
 }
 

@@ -180,6 +180,8 @@ expect_error 2 "give --target-mde PCT too" "$RCUPROF" explain --threads 1,2 \
     --variant "$V" --max-time 60
 expect_error 2 "--target-mde 'x'" "$RCUPROF" explain --threads 1,2 \
     --variant "$V" --target-mde x
+expect_error 2 "need at least 3" "$RCUPROF" explain --threads 1,2 \
+    --variant "$V" --target-mde 20 --reps 2
 
 # ---- bad input: one line, exit 2, nothing written -------------------------
 expect_error 2 "unknown variant" "$RCUPROF" explain --threads 1,2 \

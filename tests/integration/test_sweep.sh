@@ -184,6 +184,7 @@ done
 AS=(--variants "$A","$B" --threads 1 --reps 3 --target-mde 20 "${RUN[@]}" --seed 7)
 expect_error 2 "--target-mde '0'" "$adir/rcuprof" sweep "${AS[@]}" --target-mde 0 --out "$TMP/abad"
 expect_error 2 "--max-time 'soon'" "$adir/rcuprof" sweep "${AS[@]}" --max-time soon --out "$TMP/abad"
+expect_error 2 "need at least 3" "$adir/rcuprof" sweep "${AS[@]}" --reps 2 --out "$TMP/abad"
 expect_error 2 "give --target-mde PCT too" "$adir/rcuprof" sweep --variants "$A","$B" --threads 1 --reps 3 --max-time 60 "${RUN[@]}" --out "$TMP/abad"
 # Interrupted in the adaptive blocks (the stand-in's count file tells when
 # the candidate's fourth run started), then resumed: nothing lost, the
