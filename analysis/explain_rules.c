@@ -944,7 +944,26 @@ void rcuprof_explain_classify(const rcuprof_explain_case *c,
         v[i].verdict = RCUPROF_EXPLAIN_INCONCLUSIVE;
         if (i != last)
             rcuprof_explain_rules[i].eval(c, th, &v[i]);
-        any |= i != last && v[i].verdict == RCUPROF_EXPLAIN_SUPPORTED;
+    }
+    /* No step established: nothing to attribute.  A rule whose measurements
+     * hold (more threads than CPUs, steal) is not a cause of a step that
+     * may not exist.  Placement ("the step appears under a pinned
+     * placement") and SMT (compact against core at T) compare placements
+     * and rest on intervals of their own. */
+    for (i = 0; i + 1 < rcuprof_explain_nrules; i++) {
+        if (c->has_reference && !rep
+            && v[i].verdict == RCUPROF_EXPLAIN_SUPPORTED
+            && strcmp(v[i].id, "placement") != 0
+            && strcmp(v[i].id, "smt") != 0) {
+            rcuprof_explain_iv o;
+            char b[64];
+
+            step_iv(c, 0, &o);
+            add(&v[i], CON, "but no step is established under %s (%s): nothing to attribute",
+                c->t.place[0].name, iv_text(&o, b, sizeof(b)));
+            v[i].verdict = RCUPROF_EXPLAIN_INCONCLUSIVE;
+        }
+        any |= v[i].verdict == RCUPROF_EXPLAIN_SUPPORTED;
     }
     if (!c->has_reference) {
         not_testable(&v[last], "no reference count: nothing to explain");

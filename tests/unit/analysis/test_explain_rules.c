@@ -631,21 +631,30 @@ static void synth_cell(rcuprof_explain_agg *a, size_t n, double factor,
     rcuprof_explain_aggregate(runs, n, RCUPROF_EXPLAIN_LEVEL, a);
 }
 
-/* A case of 2 threads against R threads on this VM's 2 CPUs (one package,
- * no SMT, no PMU; placements none and compact; the other harness), every
- * cell synthetic, the slow count's costs scaled by step. */
-static void synth_case(rcuprof_explain_case *c, unsigned R, double step,
-                       size_t n, uint64_t *st)
+/* A case of T threads against R threads on this VM's 2 CPUs (one
+ * package, no SMT, no PMU; placements none and compact; the other
+ * harness), every cell synthetic, the slow count's costs scaled by step;
+ * more threads than CPUs wait for one (run-queue share 1 - C/T). */
+static void synth_case(rcuprof_explain_case *c, unsigned T, unsigned R,
+                       double step, size_t n, uint64_t *st)
 {
-    size_t i;
+    size_t i, k;
 
-    fixture(c, 2, R, 2);
+    fixture(c, T, R, 2);
     for (i = 0; i < c->t.nplace; i++) {
         synth_cell(&c->t.agg[i], n, step, st);
         synth_cell(&c->r.agg[i], n, 1.0, st);
     }
     synth_cell(&c->t.alt, n, step, st);
     synth_cell(&c->r.alt, n, 1.0, st);
+    for (k = 0; k < 2; k++) {
+        rcuprof_explain_side *sd = k == 0 ? &c->t : &c->r;
+
+        for (i = 0; i < sd->nplace && sd->threads > 2; i++) {
+            sd->agg[i].util = 2.0 / sd->threads;
+            sd->agg[i].runq_share = 1 - 2.0 / sd->threads;
+        }
+    }
     c->t.place[1].cpus[0] = 0;
     c->t.place[1].cpus[1] = 1;
     c->t.place[1].ncpus = 2;
@@ -656,8 +665,9 @@ static void synth_case(rcuprof_explain_case *c, unsigned R, double step,
 }
 
 /*
- * An A/A step (the same cell twice: 2 threads against 2 threads, every
- * cell from one distribution) over 400 seeded trials of 5 runs a cell:
+ * An A/A step (the same cell twice: 2 threads against 2, and 4 against 4
+ * where the 2 CPUs are oversubscribed, every cell from one distribution)
+ * over 400 seeded trials of 5 runs a cell:
  * "no step" in at least 95% of them, and no cause supported more often
  * than the nominal 5% (plus 3 binomial standard errors, 0.0327: 0.0827).
  * The old rules (medians against a threshold) found a step whenever the
@@ -668,6 +678,7 @@ static void synth_case(rcuprof_explain_case *c, unsigned R, double step,
 static void test_aa_trials(void **state)
 {
     enum { TRIALS = 400, RUNS = 5 };
+    static const unsigned counts[2] = { 2, 4 };
     rcuprof_explain_thresholds th;
     rcuprof_explain_verdict v[16];
     rcuprof_explain_case c;
@@ -680,7 +691,7 @@ static void test_aa_trials(void **state)
     rcuprof_explain_thresholds_default(&th);
     assert_true(rcuprof_explain_nrules <= 16);
     for (trial = 0; trial < TRIALS; trial++) {
-        synth_case(&c, 2, 1.0, RUNS, &st);
+        synth_case(&c, counts[trial % 2], counts[trial % 2], 1.0, RUNS, &st);
         rcuprof_explain_classify(&c, &th, v, summary, sizeof(summary));
         nostep += strcmp(summary, "no step") == 0;
         median_step += rcuprof_explain_excess(&c, 0) >= 1 + th.excess;
@@ -700,7 +711,7 @@ static void test_aa_trials(void **state)
                      rcuprof_explain_rules[i].id, supported[i], TRIALS);
     }
     for (trial = 0; trial < 100; trial++) {
-        synth_case(&c, 1, 4.0, RUNS, &st);
+        synth_case(&c, 2, 1, 4.0, RUNS, &st);
         rcuprof_explain_classify(&c, &th, v, summary, sizeof(summary));
         found += strcmp(summary, "no step") != 0;
     }
