@@ -1,8 +1,10 @@
 /*
  * The comparison table of rcuprof compare and rcuprof report: per variant
  * and thread count the descriptives; per variant against the baseline the
- * change from paired blocks (per-block ratios; Wilcoxon signed-rank), the
- * unpaired Welch and Mann-Whitney tests, Holm's correction over the table
+ * change from paired blocks (per-block log ratios: the t interval and the
+ * paired t test, one method; Wilcoxon signed-rank beside it), or unpaired
+ * (Welch's t on the logs; Mann-Whitney beside it), Holm's correction over
+ * the table
  * and the minimum detectable effect; the medians of the probe figures and
  * each variant's Universal Scalability Law fit.  The statistics are
  * rcuprof_stats's; this file pairs and tabulates.  The writers
@@ -52,16 +54,10 @@ int rcuprof_table_oversubscribed(const rcuprof_table *t, size_t ti)
     return t->cpus_allowed > 0 && t->threads[ti] > t->cpus_allowed;
 }
 
-int rcuprof_change_resolved(const rcuprof_table *t, const rcuprof_change *ch)
-{
-    return ch->have && isfinite(ch->lo_pct) && isfinite(ch->hi_pct)
-           && (ch->lo_pct > 0 || ch->hi_pct < 0) && isfinite(ch->p_holm)
-           && ch->p_holm < t->alpha;
-}
-
 void rcuprof_change_resolved_rule(const rcuprof_table *t, char *buf, size_t n)
 {
-    snprintf(buf, n, "its %.0f%% interval excludes 0 and its p, "
+    snprintf(buf, n, "its p (the paired t test on the per-block log "
+             "ratios, the test its %.0f%% interval comes from), "
              "Holm-adjusted over the table's %zu tests, is below %g",
              100 * t->level, t->ntests, t->alpha);
 }
@@ -102,16 +98,45 @@ static size_t gather(const rcuprof_results *rs, size_t v, unsigned threads,
     return n;
 }
 
+/* Holm over one p column; with decide set, rows too few to decide are
+ * left out of the family (their adjusted p is NAN). */
+double rcuprof_results_target_mde(const rcuprof_results *rs, size_t file)
+{
+    const json_t *spec, *tg;
+
+    if (rs == NULL || file >= rs->nfiles)
+        return NAN;
+    spec = json_object_get(rs->files[file].header, "spec");
+    tg = json_object_get(spec, "target_mde_pct");
+    return json_is_number(tg) ? json_number_value(tg) : NAN;
+}
+
+/* 1 when point p is in its sweep's first stage: every point of a sweep
+ * that is not adaptive, the blocks below spec.reps of one that is. */
+static int first_stage(const rcuprof_results *rs, const rcuprof_point *p)
+{
+    const json_t *spec;
+
+    if (!isfinite(rcuprof_results_target_mde(rs, p->file)))
+        return 1;
+    spec = json_object_get(rs->files[p->file].header, "spec");
+    return p->block < (unsigned)json_integer_value(json_object_get(spec,
+                                                                   "reps"));
+}
+
 static void holm_column(rcuprof_table *t, size_t off_raw, size_t off_adj,
-                        double *buf)
+                        int decide, double *buf)
 {
     size_t ti, v, m = 0;
 
     for (ti = 0; ti < t->nthreads; ti++)
         for (v = 0; v < t->nvariants; v++)
-            if (v != t->baseline)
-                buf[m++] = *(double *)((char *)&t->changes[ti * t->nvariants + v]
-                                       + off_raw);
+            if (v != t->baseline) {
+                const rcuprof_change *c = &t->changes[ti * t->nvariants + v];
+
+                buf[m++] = decide && c->too_few
+                           ? NAN : *(const double *)((const char *)c + off_raw);
+            }
     if (m == 0 || rcuprof_stats_holm(buf, m, buf) != RCUPROF_STATS_OK) {
         for (ti = 0; ti < m; ti++)
             buf[ti] = NAN;
@@ -146,6 +171,36 @@ static double probe_median(const rcuprof_results *rs, const size_t *idx,
     return q;
 }
 
+/* The cell's first-stage spread of ln cost and its MDE against a like
+ * cell (two-stage, unpaired on logs: sqrt 2 sd0). */
+static void cell_stage1(const rcuprof_table *t, const rcuprof_results *rs,
+                        rcuprof_cell *c, const size_t *idx, size_t n,
+                        double *y)
+{
+    double m, v;
+    size_t i, k = 0;
+
+    c->n0 = 0;
+    c->sd0_log = c->mde_pct = NAN;
+    for (i = 0; i < n; i++) {
+        double x = metric_of(&rs->points[idx[i]], t->metric);
+
+        if (first_stage(rs, &rs->points[idx[i]]) && x > 0)
+            y[k++] = log(x);
+    }
+    c->n0 = k;
+    if (k < 2)
+        return;
+    for (i = 0, m = 0; i < k; i++)
+        m += y[i] / (double)k;
+    for (i = 0, v = 0; i < k; i++)
+        v += (y[i] - m) * (y[i] - m) / (double)(k - 1);
+    c->sd0_log = sqrt(v);
+    if (rcuprof_stats_mde_two_stage(sqrt(2.0) * c->sd0_log, k, n, ALPHA,
+                                    POWER, &c->mde_pct) != RCUPROF_STATS_OK)
+        c->mde_pct = NAN;
+}
+
 static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
                        size_t ti, size_t v, const size_t *idx, size_t n,
                        double *x, double *y, struct rcuprof_sb *noisy,
@@ -165,12 +220,15 @@ static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
             y[k++] = rs->points[idx[i]].result.ops_per_s;
     }
     rcuprof_stats_describe(x, n, LEVEL, &c->s);
+    /* The interval of a positive mean stays positive: on the logs (Cox);
+     * NAN when some value is not above 0 or n < 2. */
+    rcuprof_stats_mean_ci_log(x, n, LEVEL, &c->s.mean_lo, &c->s.mean_hi);
     c->tput_mean = c->tput_lo = c->tput_hi = NAN;
     if (k > 0 && rcuprof_stats_describe(y, k, LEVEL, &ts) == RCUPROF_STATS_OK) {
         c->tput_mean = ts.mean;
-        c->tput_lo = ts.mean_lo;
-        c->tput_hi = ts.mean_hi;
+        rcuprof_stats_mean_ci_log(y, k, LEVEL, &c->tput_lo, &c->tput_hi);
     }
+    cell_stage1(t, rs, c, idx, n, y);
     c->probe_retries = probe_median(rs, idx, n, 0, y);
     c->probe_slow = probe_median(rs, idx, n, 1, y);
     t->have_retries |= isfinite(c->probe_retries);
@@ -205,77 +263,180 @@ static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
     }
 }
 
-static void change_stats(rcuprof_table *t, const rcuprof_results *rs,
-                         size_t ti, size_t v, const size_t *ia, size_t na,
-                         const size_t *ib, size_t nb, double *a, double *b)
+/* ln of every x into y; 0, or -1 when some x is not above 0. */
+static int logs_of(const double *x, size_t n, double *y)
 {
-    rcuprof_change *ch = &t->changes[ti * t->nvariants + v];
-    const rcuprof_cell *ca = &t->cells[ti * t->nvariants + t->baseline];
-    const rcuprof_cell *cb = &t->cells[ti * t->nvariants + v];
-    rcuprof_stats_paired pc;
-    rcuprof_stats_welch w;
-    rcuprof_stats_rank_test mw;
-    size_t i, j, n = 0;
+    size_t i;
 
-    ch->change_pct = ch->lo_pct = ch->hi_pct = ch->sd_log = NAN;
-    ch->p_wilcoxon = ch->p_welch = ch->p_mw = ch->p = ch->mde_pct = NAN;
-    /* Pairs: the baseline's and v's runs of the same block of a file. */
-    for (j = 0; j < nb; j++) {
-        const rcuprof_point *q = &rs->points[ib[j]];
-
-        for (i = 0; i < na; i++) {
-            const rcuprof_point *p = &rs->points[ia[i]];
-
-            if (p->file == q->file && p->block == q->block) {
-                a[n] = metric_of(p, t->metric);
-                b[n] = metric_of(q, t->metric);
-                n++;
-                break;
-            }
-        }
+    for (i = 0; i < n; i++) {
+        if (!(x[i] > 0))
+            return -1;
+        y[i] = log(x[i]);
     }
-    ch->n_pairs = n;
-    if (n >= 2 && rcuprof_stats_paired_compare(a, b, n, LEVEL, NULL, &pc)
-                  == RCUPROF_STATS_OK) {
-        ch->paired = 1;
-        ch->have = 1;
-        ch->change_pct = pc.change_pct;
-        ch->lo_pct = pc.change_lo_pct;
-        ch->hi_pct = pc.change_hi_pct;
-        ch->sd_log = pc.sd_log;
-        ch->p_wilcoxon = pc.wilcoxon.p;
-        if (rcuprof_stats_mde_paired(pc.sd_log, n, ALPHA, POWER,
-                                     &ch->mde_pct) != RCUPROF_STATS_OK)
+    return 0;
+}
+
+/* Paired over common blocks: the t test on the log ratios (primary), the
+ * signed-rank test on them (robustness); a and b hold the pairs. */
+static void change_paired(rcuprof_table *t, rcuprof_change *ch,
+                          const double *a, const double *b, size_t n)
+{
+    rcuprof_stats_paired pc;
+
+    if (n < 2 || rcuprof_stats_paired_compare(a, b, n, LEVEL, NULL, &pc)
+                 != RCUPROF_STATS_OK)
+        return;
+    ch->paired = 1;
+    ch->have = 1;
+    ch->change_pct = pc.change_pct;
+    ch->lo_pct = pc.change_lo_pct;
+    ch->hi_pct = pc.change_hi_pct;
+    ch->sd_log = pc.sd_log;
+    ch->p_wilcoxon = pc.wilcoxon.p;
+    /* Every log ratio equal: no spread, the change is exact. */
+    ch->p = isfinite(pc.t_p) ? pc.t_p : pc.mean_log != 0 ? 0.0 : 1.0;
+    ch->too_few = n < RCUPROF_CHANGE_MIN_N;
+    ch->p_min_attainable = rcuprof_stats_signrank_min_p(
+        pc.wilcoxon.n_used > 0 ? pc.wilcoxon.n_used : n);
+    if (rcuprof_stats_mde_paired_t(pc.sd_log, n, t->alpha, t->power,
+                                   &ch->mde_pct) != RCUPROF_STATS_OK)
+        ch->mde_pct = NAN;
+}
+
+/* An adaptive sweep's row: Stein's two-stage t on the log ratios, the
+ * first n0 pairs the first stage (the sweep chose n from their spread). */
+static void change_two_stage(rcuprof_table *t, rcuprof_change *ch,
+                             const double *a, const double *b, size_t n,
+                             size_t n0)
+{
+    rcuprof_stats_two_stage ts;
+    double *lr = malloc(n * sizeof(*lr));
+    size_t i;
+
+    if (lr == NULL)
+        return;
+    for (i = 0; i < n; i++)
+        lr[i] = log(b[i] / a[i]);
+    if (rcuprof_stats_two_stage_t(lr, n, n0, LEVEL, &ts) == RCUPROF_STATS_OK) {
+        ch->two_stage = 1;
+        ch->change_pct = 100 * expm1(ts.mean);
+        ch->lo_pct = 100 * expm1(ts.lo);
+        ch->hi_pct = 100 * expm1(ts.hi);
+        ch->sd_log = ts.sd0;
+        ch->p = isfinite(ts.p) ? ts.p : ts.mean != 0 ? 0.0 : 1.0;
+        ch->too_few = n0 < RCUPROF_CHANGE_MIN_N;
+        if (rcuprof_stats_mde_two_stage(ts.sd0, n0, n, t->alpha, t->power,
+                                        &ch->mde_pct) != RCUPROF_STATS_OK)
             ch->mde_pct = NAN;
     }
-    /* Unpaired: v's runs (x) against the baseline's (y). */
-    for (i = 0; i < na; i++)
-        a[i] = metric_of(&rs->points[ia[i]], t->metric);
-    for (i = 0; i < nb; i++)
-        b[i] = metric_of(&rs->points[ib[i]], t->metric);
+    free(lr);
+}
+
+/* Unpaired: Welch's t on the logs (primary: ratio of geometric means),
+ * Mann-Whitney (robustness) and Welch on the raw values; a = the
+ * baseline's runs, b = v's; la, lb scratch of na, nb. */
+static void change_unpaired(rcuprof_table *t, rcuprof_change *ch,
+                            const double *a, size_t na, const double *b,
+                            size_t nb, double *la, double *lb)
+{
+    rcuprof_stats_welch w;
+    rcuprof_stats_rank_test mw;
+    rcuprof_stats_summary sa, sb;
+
     if (na >= 1 && nb >= 1
         && rcuprof_stats_mann_whitney(b, nb, a, na, &mw) == RCUPROF_STATS_OK)
         ch->p_mw = mw.p;
     if (na >= 2 && nb >= 2
         && rcuprof_stats_welch_test(b, nb, a, na, LEVEL, &w)
-           == RCUPROF_STATS_OK) {
+           == RCUPROF_STATS_OK)
         ch->p_welch = w.p;
-        if (!ch->paired) {
-            ch->change_pct = 100 * (cb->s.mean / ca->s.mean - 1);
-            ch->lo_pct = 100 * w.lo / ca->s.mean;
-            ch->hi_pct = 100 * w.hi / ca->s.mean;
-        }
-    }
-    if (!ch->paired && na >= 2 && nb >= 2) {
-        ch->have = 1;
-        if (!isfinite(ch->change_pct))
-            ch->change_pct = 100 * (cb->s.mean / ca->s.mean - 1);
-        if (rcuprof_stats_mde_unpaired(ca->s.mean, ca->s.sd, na, cb->s.sd, nb,
-                                       ALPHA, POWER, &ch->mde_pct)
-            != RCUPROF_STATS_OK)
+    if (ch->paired || na < 2 || nb < 2 || logs_of(a, na, la) != 0
+        || logs_of(b, nb, lb) != 0)
+        return;
+    ch->have = 1;
+    ch->too_few = na < RCUPROF_CHANGE_MIN_N || nb < RCUPROF_CHANGE_MIN_N;
+    ch->p_min_attainable = rcuprof_stats_mw_min_p(na, nb);
+    if (rcuprof_stats_welch_test(lb, nb, la, na, LEVEL, &w)
+        == RCUPROF_STATS_OK) {
+        ch->change_pct = 100 * expm1(w.diff);
+        ch->lo_pct = 100 * expm1(w.lo);
+        ch->hi_pct = 100 * expm1(w.hi);
+        ch->p = w.p;
+        if (rcuprof_stats_describe(la, na, LEVEL, &sa) != RCUPROF_STATS_OK
+            || rcuprof_stats_describe(lb, nb, LEVEL, &sb) != RCUPROF_STATS_OK
+            || rcuprof_stats_mde_unpaired_log(sa.sd, na, sb.sd, nb, t->alpha,
+                                              t->power, &ch->mde_pct)
+               != RCUPROF_STATS_OK)
             ch->mde_pct = NAN;
+    } else {
+        /* No spread on either side: the ratio is exact. */
+        double ma, mb;
+        size_t i;
+
+        for (i = 0, ma = 0; i < na; i++)
+            ma += la[i] / (double)na;
+        for (i = 0, mb = 0; i < nb; i++)
+            mb += lb[i] / (double)nb;
+        ch->change_pct = ch->lo_pct = ch->hi_pct = 100 * expm1(mb - ma);
+        ch->p = mb != ma ? 0.0 : 1.0;
+        ch->mde_pct = 0.0;
     }
-    ch->p = ch->paired ? ch->p_wilcoxon : ch->have ? ch->p_mw : NAN;
+}
+
+static void change_stats(rcuprof_table *t, const rcuprof_results *rs,
+                         size_t ti, size_t v, const size_t *ia, size_t na,
+                         const size_t *ib, size_t nb, double *a, double *b)
+{
+    rcuprof_change *ch = &t->changes[ti * t->nvariants + v];
+    size_t i, j, n = 0, n0 = 0;
+    int pass;
+
+    ch->change_pct = ch->lo_pct = ch->hi_pct = ch->sd_log = NAN;
+    ch->p_wilcoxon = ch->p_welch = ch->p_mw = ch->p = ch->mde_pct = NAN;
+    ch->p_min_attainable = NAN;
+    /* Pairs: the baseline's and v's runs of the same block of a file,
+     * the first stage's first (pass 0), then the adaptive blocks. */
+    for (pass = 0; pass < 2; pass++) {
+        for (j = 0; j < nb; j++) {
+            const rcuprof_point *q = &rs->points[ib[j]];
+
+            if (first_stage(rs, q) != (pass == 0))
+                continue;
+            for (i = 0; i < na; i++) {
+                const rcuprof_point *p = &rs->points[ia[i]];
+
+                if (p->file == q->file && p->block == q->block) {
+                    a[n] = metric_of(p, t->metric);
+                    b[n] = metric_of(q, t->metric);
+                    n++;
+                    break;
+                }
+            }
+        }
+        if (pass == 0)
+            n0 = n;
+    }
+    ch->n_pairs = n;
+    ch->n_stage1 = n0;
+    change_paired(t, ch, a, b, n);
+    if (ch->paired && n0 < n && n0 >= 2)
+        change_two_stage(t, ch, a, b, n, n0);
+    for (i = 0; i < na; i++)
+        a[i] = metric_of(&rs->points[ia[i]], t->metric);
+    for (i = 0; i < nb; i++)
+        b[i] = metric_of(&rs->points[ib[i]], t->metric);
+    change_unpaired(t, ch, a, na, b, nb, a + na, b + nb);
+}
+
+int rcuprof_change_resolved(const rcuprof_table *t, const rcuprof_change *c)
+{
+    /* One method per row puts the interval clear of 0 whenever the raw
+     * (so also the Holm) p is below alpha; it is checked all the same, so
+     * that a mark can never contradict the interval printed beside it. */
+    return t != NULL && c != NULL && c->have && !c->too_few
+           && isfinite(c->p_holm) && c->p_holm < t->alpha
+           && isfinite(c->lo_pct) && isfinite(c->hi_pct)
+           && (c->lo_pct > 0 || c->hi_pct < 0);
 }
 
 static size_t n_tests(const rcuprof_table *t)
@@ -283,7 +444,8 @@ static size_t n_tests(const rcuprof_table *t)
     size_t i, m = 0;
 
     for (i = 0; i < t->nthreads * t->nvariants; i++)
-        if (i % t->nvariants != t->baseline && isfinite(t->changes[i].p))
+        if (i % t->nvariants != t->baseline && isfinite(t->changes[i].p)
+            && !t->changes[i].too_few)
             m++;
     return m;
 }
@@ -392,14 +554,18 @@ static void table_tests(rcuprof_table *t, struct build *b)
     size_t i;
 
     holm_column(t, offsetof(rcuprof_change, p_wilcoxon),
-                offsetof(rcuprof_change, p_wilcoxon_holm), b->buf);
+                offsetof(rcuprof_change, p_wilcoxon_holm), 0, b->buf);
     holm_column(t, offsetof(rcuprof_change, p_welch),
-                offsetof(rcuprof_change, p_welch_holm), b->buf);
+                offsetof(rcuprof_change, p_welch_holm), 0, b->buf);
     holm_column(t, offsetof(rcuprof_change, p_mw),
-                offsetof(rcuprof_change, p_mw_holm), b->buf);
+                offsetof(rcuprof_change, p_mw_holm), 0, b->buf);
     holm_column(t, offsetof(rcuprof_change, p),
-                offsetof(rcuprof_change, p_holm), b->buf);
+                offsetof(rcuprof_change, p_holm), 1, b->buf);
     t->ntests = n_tests(t);
+    for (i = 0; i < t->nthreads * t->nvariants; i++)
+        t->n_two_stage += t->changes[i].two_stage;
+    for (i = 0; i < t->nthreads * t->nvariants; i++)
+        t->changes[i].resolved = rcuprof_change_resolved(t, &t->changes[i]);
     t->runs_min = (size_t)-1;
     for (i = 0; i < t->nthreads * t->nvariants; i++) {
         if (t->cells[i].n < t->runs_min)
@@ -407,6 +573,39 @@ static void table_tests(rcuprof_table *t, struct build *b)
         if (t->cells[i].n > t->runs_max)
             t->runs_max = t->cells[i].n;
     }
+}
+
+/* Rows a reader could misread: too few runs to decide, and intervals that
+ * exclude zero while Holm's p does not reject. */
+static void table_notes_rows(rcuprof_table *t)
+{
+    struct rcuprof_sb few = { 0 }, holm = { 0 };
+    size_t ti, v;
+
+    for (ti = 0; ti < t->nthreads; ti++)
+        for (v = 0; v < t->nvariants; v++) {
+            const rcuprof_change *c = &t->changes[ti * t->nvariants + v];
+
+            if (v == t->baseline || !c->have)
+                continue;
+            if (c->too_few)
+                rcuprof_sb_printf(&few, "%s%s@%u (n = %zu)",
+                                  few.len ? ", " : "", t->variants[v],
+                                  t->threads[ti], c->paired ? c->n_pairs
+                                  : t->cells[ti * t->nvariants + v].n);
+            else if (c->p < t->alpha && !c->resolved)
+                rcuprof_sb_printf(&holm, "%s%s@%u (p %.3g, Holm %.3g)",
+                                  holm.len ? ", " : "", t->variants[v],
+                                  t->threads[ti], c->p, c->p_holm);
+        }
+    if (few.len > 0)
+        note(t, "too few runs to decide (fewer than %d blocks, or runs a side unpaired; rerun with more --reps or --target-mde): %s",
+             RCUPROF_CHANGE_MIN_N, few.p);
+    if (holm.len > 0)
+        note(t, "interval excludes zero but not significant after Holm's correction over %zu tests (the intervals are per row, unadjusted; the decision uses Holm): %s",
+             t->ntests, holm.p);
+    free(few.p);
+    free(holm.p);
 }
 
 /* Notes: what a reader must know before trusting a row. */
@@ -449,8 +648,14 @@ static void table_notes(rcuprof_table *t, const rcuprof_results *rs,
     if (b->outl.len > 0)
         note(t, "outliers (modified z-score beyond %.1f; kept in the figures): %s",
              OUTLIER_Z, b->outl.p);
+    table_notes_rows(t);
+    for (i = 0; i < rs->nfiles && !isfinite(t->target_mde_pct); i++)
+        t->target_mde_pct = rcuprof_results_target_mde(rs, i);
+    if (isfinite(t->target_mde_pct))
+        note(t, "adaptive sweep (target MDE %.3g%%): blocks were added after the first stage until every MDE reached the target or the time ran out; %zu row(s) use Stein's two-stage t (the spread of the first-stage blocks only), which stays valid whatever number of blocks that spread chose (docs/methodology.md)",
+             t->target_mde_pct, t->n_two_stage);
     if (b->unpaired > 0)
-        note(t, "%zu row(s) have no common blocks: change from the means with Welch's interval, p from Mann-Whitney",
+        note(t, "%zu row(s) have no common blocks: change from the geometric means with Welch's t on the logs (interval and p)",
              b->unpaired);
 }
 
@@ -466,6 +671,7 @@ static int table_make(const rcuprof_results *rs, const char *baseline,
     memset(t, 0, sizeof(*t));
     memset(&b, 0, sizeof(b));
     t->metric = metric;
+    t->target_mde_pct = NAN;
     t->level = LEVEL;
     t->alpha = ALPHA;
     t->power = POWER;
@@ -475,8 +681,8 @@ static int table_make(const rcuprof_results *rs, const char *baseline,
     t->threads = malloc(cap * sizeof(*t->threads));
     b.ia = malloc(cap * sizeof(*b.ia));
     b.ib = malloc(cap * sizeof(*b.ib));
-    b.x = malloc(cap * sizeof(*b.x));
-    b.y = malloc(cap * sizeof(*b.y));
+    b.x = malloc(2 * cap * sizeof(*b.x));     /* values, then logs */
+    b.y = malloc(2 * cap * sizeof(*b.y));
     b.buf = malloc(cap * rs->nvariants * sizeof(*b.buf));
     if (t->threads == NULL || b.ia == NULL || b.ib == NULL || b.x == NULL
         || b.y == NULL || b.buf == NULL || t->notes == NULL) {
@@ -533,6 +739,64 @@ void rcuprof_table_free(rcuprof_table *t)
     free(t->changes);
     json_decref(t->notes);
     memset(t, 0, sizeof(*t));
+}
+
+/* ---------------------------------------------------------------------- */
+/* The adaptive sweep's figures                                            */
+
+/* One row's or cell's MDE now and the blocks it needs. */
+static void adaptive_one(rcuprof_adaptive_need *o, double mde, double sd0,
+                         size_t n0, double target, size_t max, size_t ti,
+                         size_t v, const rcuprof_table *t)
+{
+    size_t need;
+
+    if (n0 < 2 || !isfinite(mde) || !isfinite(sd0)
+        || rcuprof_stats_two_stage_n(sd0, n0, target, t->alpha, t->power,
+                                     max, &need) != RCUPROF_STATS_OK) {
+        o->unknown++;
+        return;
+    }
+    if (!(o->worst_mde_pct >= mde)) {
+        o->worst_mde_pct = mde;
+        o->worst_ti = ti;
+        o->worst_v = v;
+    }
+    if (need > o->blocks)
+        o->blocks = need;
+}
+
+int rcuprof_table_adaptive(const rcuprof_table *t, double target_pct,
+                           size_t max, rcuprof_adaptive_need *out)
+{
+    size_t ti, v, nch = 0;
+
+    memset(out, 0, sizeof(*out));
+    out->worst_mde_pct = NAN;
+    for (ti = 0; ti < t->nthreads * t->nvariants; ti++)
+        nch += ti % t->nvariants != t->baseline && t->changes != NULL
+               && t->changes[ti].have;
+    for (ti = 0; ti < t->nthreads; ti++)
+        for (v = 0; v < t->nvariants; v++) {
+            const rcuprof_cell *c = &t->cells[ti * t->nvariants + v];
+            const rcuprof_change *ch;
+
+            if (nch == 0) {
+                adaptive_one(out, c->mde_pct, sqrt(2.0) * c->sd0_log, c->n0,
+                             target_pct, max, ti, v, t);
+                continue;
+            }
+            if (v == t->baseline)
+                continue;
+            ch = &t->changes[ti * t->nvariants + v];
+            if (!ch->paired) {
+                out->unknown++;
+                continue;
+            }
+            adaptive_one(out, ch->mde_pct, ch->sd_log, ch->n_stage1,
+                         target_pct, max, ti, v, t);
+        }
+    return isfinite(out->worst_mde_pct) ? 0 : -1;
 }
 
 /* ---------------------------------------------------------------------- */

@@ -33,8 +33,9 @@ typedef struct rcuprof_explain_count_st {
     double cost;                /* median */
     double lo, hi;              /* interval of the median; NAN if none */
     const char *interval;       /* "median" (distribution-free), "mean-t"
-                                 * (n < 6: Student t around the mean,
-                                 * widened to hold the median), "none" */
+                                 * (n < 6: Student t on the logs, the Cox
+                                 * interval of the mean, widened to hold
+                                 * the median; always positive), "none" */
     double coverage;            /* the interval's coverage (>= level) */
 } rcuprof_explain_count;
 
@@ -140,12 +141,54 @@ typedef struct rcuprof_explain_agg_st {
     int have_counters, counters_hw;
     double coherence_per_kop, cycles_per_ns;
     double on_cpu_share, off_cpu_share;
+    /* What the rules' ratio intervals are made of (issue 18): ln wall and
+     * ln CPU ns/op over the ok runs, the mean of all of them and the SD of
+     * the first stage's (explain's first --reps blocks; Stein's two-stage
+     * rule when explain added blocks), n0 the ok runs of the first stage;
+     * NAN / 0 when absent. */
+    double lmean, lsd0, cpu_lmean, cpu_lsd0;
+    size_t n0, cpu_n, cpu_n0;
+    /* The probe figures' smallest and largest over the runs. */
+    double probe_retries_min, probe_retries_max;
+    double probe_slow_min, probe_slow_max;
+    double probe_wait_min, probe_wait_max;
 } rcuprof_explain_agg;
 
 void rcuprof_explain_agg_init(rcuprof_explain_agg *a);
 /* runs[]: n runs (failed ones counted in failed). */
 void rcuprof_explain_aggregate(const rcuprof_explain_run *runs, size_t n,
                                double level, rcuprof_explain_agg *a);
+/* The same, the first n_first runs being the first stage (one run per
+ * block, in block order). */
+void rcuprof_explain_aggregate_staged(const rcuprof_explain_run *runs,
+                                      size_t n, size_t n_first, double level,
+                                      rcuprof_explain_agg *a);
+
+/*
+ * The interval of the ratio t/r of two cells' geometric-mean costs (cpu:
+ * CPU ns/op, else wall): Welch's t on the logs with the first stages'
+ * spreads (Chapman's two-stage form of Stein's rule), mean over every
+ * run.  The ratio of ratios (t1/r1)/(t2/r2) likewise, over four cells.
+ * 0, or -1 when a cell has fewer than 2 first-stage runs (NAN out).
+ */
+typedef struct rcuprof_explain_iv_st {
+    double ratio, lo, hi;
+} rcuprof_explain_iv;
+
+int rcuprof_explain_ratio_iv(const rcuprof_explain_agg *t,
+                             const rcuprof_explain_agg *r, int cpu,
+                             double level, rcuprof_explain_iv *out);
+int rcuprof_explain_ratio2_iv(const rcuprof_explain_agg *t1,
+                              const rcuprof_explain_agg *r1,
+                              const rcuprof_explain_agg *t2,
+                              const rcuprof_explain_agg *r2, double level,
+                              rcuprof_explain_iv *out);
+
+/* A cell's MDE against a like one (two-stage on ln wall: sqrt 2 lsd0),
+ * and the runs that bring it to target_pct (max + 1: not enough).  0, or
+ * -1 with fewer than 2 first-stage runs. */
+int rcuprof_explain_agg_need(const rcuprof_explain_agg *a, double target_pct,
+                             size_t max, double *mde_pct, size_t *need);
 
 /* ---------------------------------------------------------------------- */
 /* CPU pairs of the round-trip matrix                                      */

@@ -19,11 +19,12 @@ struct count_runs {
 };
 
 /* The interval of the median: distribution-free from 6 runs, else the
- * t interval of the mean widened to hold the median. */
+ * t interval of the mean on the logs widened to hold the median. */
 void rcuprof_explain_count_interval(const double *x, size_t n, double level,
                                     rcuprof_explain_count *c)
 {
     rcuprof_stats_summary s;
+    double lo, hi;
 
     c->n = n;
     c->cost = c->lo = c->hi = c->coverage = NAN;
@@ -36,9 +37,12 @@ void rcuprof_explain_count_interval(const double *x, size_t n, double level,
         c->hi = s.median_hi;
         c->coverage = s.median_coverage;
         c->interval = "median";
-    } else if (n >= 2 && isfinite(s.mean_lo) && isfinite(s.mean_hi)) {
-        c->lo = fmin(s.mean_lo, s.median);
-        c->hi = fmax(s.mean_hi, s.median);
+    } else if (n >= 2 && rcuprof_stats_mean_ci_log(x, n, level, &lo, &hi)
+                         == RCUPROF_STATS_OK) {
+        /* Student's t on the logs (the Cox interval of the mean): a cost
+         * interval never goes below 0, however few and spread the runs */
+        c->lo = fmin(lo, s.median);
+        c->hi = fmax(hi, s.median);
         c->coverage = level;
         c->interval = "mean-t";
     }

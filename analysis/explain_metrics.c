@@ -13,6 +13,8 @@
 
 #include "rcuprof_stats.h"
 
+#include <gsl/gsl_cdf.h>
+
 static double num(const json_t *o, const char *key)
 {
     json_t *v = json_object_get(o, key);
@@ -58,6 +60,60 @@ void rcuprof_explain_agg_init(rcuprof_explain_agg *a)
     a->on_cpu_share = a->off_cpu_share = NAN;
     a->placed = -1;
     a->interval = "none";
+    a->lmean = a->lsd0 = a->cpu_lmean = a->cpu_lsd0 = NAN;
+    a->probe_retries_min = a->probe_retries_max = NAN;
+    a->probe_slow_min = a->probe_slow_max = NAN;
+    a->probe_wait_min = a->probe_wait_max = NAN;
+}
+
+/* Mean of ln v over the ok runs with v > 0, SD of the first n_first's. */
+static void log_stats(const rcuprof_explain_run *runs, size_t n,
+                      size_t n_first, size_t off, double *mean, double *sd0,
+                      size_t *nall, size_t *n0)
+{
+    double s = 0, m0 = 0, q = 0;
+    size_t i, k = 0, k0 = 0;
+
+    for (i = 0; i < n; i++) {
+        double v;
+
+        memcpy(&v, (const char *)&runs[i] + off, sizeof(v));
+        if (!runs[i].ok || !(v > 0) || !isfinite(v))
+            continue;
+        s += log(v);
+        k++;
+        if (i < n_first) {
+            double d = log(v) - m0;
+
+            k0++;
+            m0 += d / (double)k0;           /* Welford */
+            q += d * (log(v) - m0);
+        }
+    }
+    *nall = k;
+    *n0 = k0;
+    *mean = k > 0 ? s / (double)k : NAN;
+    *sd0 = k0 >= 2 ? sqrt(q / (double)(k0 - 1)) : NAN;
+}
+
+/* Smallest and largest of the finite values at offset off. */
+static void min_max(const rcuprof_explain_run *runs, size_t n, size_t off,
+                    double *lo, double *hi)
+{
+    size_t i;
+
+    *lo = *hi = NAN;
+    for (i = 0; i < n; i++) {
+        double v;
+
+        memcpy(&v, (const char *)&runs[i] + off, sizeof(v));
+        if (!runs[i].ok || !isfinite(v))
+            continue;
+        if (!(*lo <= v))
+            *lo = v;
+        if (!(*hi >= v))
+            *hi = v;
+    }
 }
 
 /* Median of the finite values at byte offset off of each ok run. */
@@ -83,8 +139,98 @@ static double med(const rcuprof_explain_run *runs, size_t n, size_t off,
 
 # define MED(field) med(runs, n, offsetof(rcuprof_explain_run, field), buf)
 
+static int iv_of(double d, double v, double num, double den, double level,
+                 rcuprof_explain_iv *out)
+{
+    double q;
+
+    out->ratio = exp(d);
+    if (!(v > 0)) {
+        out->lo = out->hi = out->ratio;
+        return 0;
+    }
+    q = gsl_cdf_tdist_Pinv(1 - (1 - level) / 2, num / den);
+    out->lo = exp(d - q * sqrt(v));
+    out->hi = exp(d + q * sqrt(v));
+    return 0;
+}
+
+/* One cell's part of Welch's variance and of the Satterthwaite df. */
+static int cell_part(const rcuprof_explain_agg *a, int cpu, double *mean,
+                     double *v, double *den)
+{
+    double sd = cpu ? a->cpu_lsd0 : a->lsd0;
+    size_t n = cpu ? a->cpu_n : a->n, n0 = cpu ? a->cpu_n0 : a->n0;
+
+    *mean = cpu ? a->cpu_lmean : a->lmean;
+    if (n0 < 2 || !isfinite(sd) || !isfinite(*mean) || n == 0)
+        return -1;
+    *v = sd * sd / (double)n;
+    *den = *v * *v / (double)(n0 - 1);
+    return 0;
+}
+
+int rcuprof_explain_ratio_iv(const rcuprof_explain_agg *t,
+                             const rcuprof_explain_agg *r, int cpu,
+                             double level, rcuprof_explain_iv *out)
+{
+    double mt, vt, dt, mr, vr, dr;
+
+    out->ratio = out->lo = out->hi = NAN;
+    if (cell_part(t, cpu, &mt, &vt, &dt) != 0
+        || cell_part(r, cpu, &mr, &vr, &dr) != 0)
+        return -1;
+    return iv_of(mt - mr, vt + vr, (vt + vr) * (vt + vr), dt + dr, level,
+                 out);
+}
+
+int rcuprof_explain_ratio2_iv(const rcuprof_explain_agg *t1,
+                              const rcuprof_explain_agg *r1,
+                              const rcuprof_explain_agg *t2,
+                              const rcuprof_explain_agg *r2, double level,
+                              rcuprof_explain_iv *out)
+{
+    const rcuprof_explain_agg *c[4] = { t1, r1, t2, r2 };
+    double m[4], v = 0, den = 0;
+    size_t i;
+
+    out->ratio = out->lo = out->hi = NAN;
+    for (i = 0; i < 4; i++) {
+        double vi, di;
+
+        if (cell_part(c[i], 0, &m[i], &vi, &di) != 0)
+            return -1;
+        v += vi;
+        den += di;
+    }
+    return iv_of((m[0] - m[1]) - (m[2] - m[3]), v, v * v, den, level, out);
+}
+
+int rcuprof_explain_agg_need(const rcuprof_explain_agg *a, double target_pct,
+                             size_t max, double *mde_pct, size_t *need)
+{
+    *mde_pct = NAN;
+    *need = 0;
+    if (a->n0 < 2 || !isfinite(a->lsd0)
+        || rcuprof_stats_mde_two_stage(sqrt(2.0) * a->lsd0, a->n0,
+                                       a->n < a->n0 ? a->n0 : a->n, 0.05,
+                                       0.8, mde_pct) != RCUPROF_STATS_OK
+        || rcuprof_stats_two_stage_n(sqrt(2.0) * a->lsd0, a->n0, target_pct,
+                                     0.05, 0.8, max, need)
+           != RCUPROF_STATS_OK)
+        return -1;
+    return 0;
+}
+
 void rcuprof_explain_aggregate(const rcuprof_explain_run *runs, size_t n,
                                double level, rcuprof_explain_agg *a)
+{
+    rcuprof_explain_aggregate_staged(runs, n, n, level, a);
+}
+
+void rcuprof_explain_aggregate_staged(const rcuprof_explain_run *runs,
+                                      size_t n, size_t n_first, double level,
+                                      rcuprof_explain_agg *a)
 {
     double *buf = malloc((2 * n + 1) * sizeof(double));
     rcuprof_stats_summary s;
@@ -132,6 +278,16 @@ void rcuprof_explain_aggregate(const rcuprof_explain_run *runs, size_t n,
     a->cycles_per_ns = MED(cycles_per_ns);
     a->on_cpu_share = MED(on_cpu_share);
     a->off_cpu_share = MED(off_cpu_share);
+    log_stats(runs, n, n_first, offsetof(rcuprof_explain_run, wall_ns_per_op),
+              &a->lmean, &a->lsd0, &m, &a->n0);
+    log_stats(runs, n, n_first, offsetof(rcuprof_explain_run, cpu_ns_per_op),
+              &a->cpu_lmean, &a->cpu_lsd0, &a->cpu_n, &a->cpu_n0);
+    min_max(runs, n, offsetof(rcuprof_explain_run, probe_retries),
+            &a->probe_retries_min, &a->probe_retries_max);
+    min_max(runs, n, offsetof(rcuprof_explain_run, probe_slow),
+            &a->probe_slow_min, &a->probe_slow_max);
+    min_max(runs, n, offsetof(rcuprof_explain_run, probe_wait),
+            &a->probe_wait_min, &a->probe_wait_max);
 
     m = 0;
     for (i = 0; i < n; i++) {

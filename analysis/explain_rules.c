@@ -94,47 +94,59 @@ double rcuprof_explain_excess(const rcuprof_explain_case *c, size_t i)
     return c->t.agg[i].cost / c->r.agg[i].cost;
 }
 
-static double agg_excess(const rcuprof_explain_agg *t,
-                         const rcuprof_explain_agg *r)
+/*
+ * Every verdict rests on the interval of its ratio (issue 18): a ratio
+ * "clears" a threshold when its whole 95% interval is beyond it, is
+ * "within" a band when its whole interval is inside it; a straddling
+ * interval decides nothing.
+ */
+static int wall_iv(const rcuprof_explain_agg *t, const rcuprof_explain_agg *r,
+                   rcuprof_explain_iv *o)
 {
-    return have(t) && have(r) ? t->cost / r->cost : NAN;
+    return rcuprof_explain_ratio_iv(t, r, 0, RCUPROF_EXPLAIN_LEVEL, o);
 }
 
-/* The ratio t/r's interval from the two cost intervals; NAN when either
- * has none (one run). */
-static void excess_iv(const rcuprof_explain_agg *t,
-                      const rcuprof_explain_agg *r, double *lo, double *hi)
+/* The step at placement i: cost at T over cost at R. */
+static int step_iv(const rcuprof_explain_case *c, size_t i,
+                   rcuprof_explain_iv *o)
 {
-    *lo = *hi = NAN;
-    if (have(t) && have(r) && isfinite(t->lo) && isfinite(t->hi)
-        && isfinite(r->lo) && r->lo > 0 && isfinite(r->hi) && r->hi > 0) {
-        *lo = t->lo / r->hi;
-        *hi = t->hi / r->lo;
-    }
-}
-
-/* 1: the two ratios' intervals are disjoint; 0: they overlap; -1: an
- * interval is missing. */
-static int ratios_differ(const rcuprof_explain_agg *t1,
-                         const rcuprof_explain_agg *r1,
-                         const rcuprof_explain_agg *t2,
-                         const rcuprof_explain_agg *r2)
-{
-    double a, b, c, d;
-
-    excess_iv(t1, r1, &a, &b);
-    excess_iv(t2, r2, &c, &d);
-    if (!isfinite(a) || !isfinite(c))
+    o->ratio = o->lo = o->hi = NAN;
+    if (!c->has_reference || i >= c->t.nplace || i >= c->r.nplace)
         return -1;
-    return b < c || d < a;
+    return wall_iv(&c->t.agg[i], &c->r.agg[i], o);
+}
+
+/* Within the band [1/(1 + same), 1 + same]: the two agree. */
+static int iv_same(const rcuprof_explain_iv *o, double same)
+{
+    return isfinite(o->lo) && o->lo >= 1 / (1 + same) && o->hi <= 1 + same;
+}
+
+static int iv_above(const rcuprof_explain_iv *o, double thr)
+{
+    return isfinite(o->lo) && o->lo >= thr;
+}
+
+static int iv_below(const rcuprof_explain_iv *o, double thr)
+{
+    return isfinite(o->hi) && o->hi < thr;
+}
+
+static const char *iv_text(const rcuprof_explain_iv *o, char *buf, size_t n)
+{
+    if (!isfinite(o->ratio))
+        snprintf(buf, n, "n/a (too few runs)");
+    else
+        snprintf(buf, n, "%.2fx [%.2f, %.2f]", o->ratio, o->lo, o->hi);
+    return buf;
 }
 
 static int reproduced(const rcuprof_explain_case *c,
                       const rcuprof_explain_thresholds *th)
 {
-    double e = rcuprof_explain_excess(c, 0);
+    rcuprof_explain_iv o;
 
-    return isfinite(e) && e >= 1 + th->excess;
+    return step_iv(c, 0, &o) == 0 && iv_above(&o, 1 + th->excess);
 }
 
 static double pct(double x)
@@ -312,7 +324,9 @@ static void rule_contention(const rcuprof_explain_case *c,
                             rcuprof_explain_verdict *v)
 {
     const rcuprof_explain_agg *a = &c->t.agg[0], *b = &c->r.agg[0];
-    double ratio, T = c->t.threads, C = c->cpus_allowed, rtt, maxu;
+    double T = c->t.threads, C = c->cpus_allowed, rtt, maxu;
+    rcuprof_explain_iv iv;
+    char ivb[64];
     int rise, running = -1;
     size_t np;
 
@@ -329,14 +343,21 @@ static void rule_contention(const rcuprof_explain_case *c,
                      c->t.threads, c->r.threads);
         return;
     }
-    ratio = a->cpu_cost / b->cpu_cost;
-    rise = ratio >= 1 + th->cpu_rise;
+    if (rcuprof_explain_ratio_iv(a, b, 1, RCUPROF_EXPLAIN_LEVEL, &iv) != 0) {
+        not_testable(v, "fewer than 2 runs with CPU time at %u or %u threads: no interval",
+                     c->t.threads, c->r.threads);
+        return;
+    }
+    rise = iv_above(&iv, 1 + th->cpu_rise);
     if (rise)
-        add(v, PRO, "CPU time per op %.2fx that at %u threads (%.0f -> %.0f ns): each op costs more while running",
-            ratio, c->r.threads, b->cpu_cost, a->cpu_cost);
+        add(v, PRO, "CPU time per op %s that at %u threads (%.0f -> %.0f ns): each op costs more while running, beyond the noise",
+            iv_text(&iv, ivb, sizeof(ivb)), c->r.threads, b->cpu_cost,
+            a->cpu_cost);
     else
-        add(v, CON, "CPU time per op %+.0f%% vs %u threads (%.0f -> %.0f ns)",
-            pct(ratio - 1), c->r.threads, b->cpu_cost, a->cpu_cost);
+        add(v, CON, "CPU time per op %s that at %u threads (%.0f -> %.0f ns)%s",
+            iv_text(&iv, ivb, sizeof(ivb)), c->r.threads, b->cpu_cost,
+            a->cpu_cost, iv_below(&iv, 1 + th->cpu_rise) ? ""
+            : ": the interval straddles the threshold");
     maxu = C > 0 ? fmin(1.0, C / T) : 1.0;
     if (isfinite(a->util)) {
         running = a->util >= th->running_util * maxu;
@@ -362,7 +383,7 @@ static void rule_contention(const rcuprof_explain_case *c,
     }
     if (rise && running != 0)
         v->verdict = RCUPROF_EXPLAIN_SUPPORTED;
-    else if (ratio <= 1 + th->same)
+    else if (iv_below(&iv, 1 + th->cpu_rise))
         v->verdict = RCUPROF_EXPLAIN_REFUTED;
     else
         v->verdict = RCUPROF_EXPLAIN_INCONCLUSIVE;
@@ -372,42 +393,49 @@ static void rule_placement(const rcuprof_explain_case *c,
                            const rcuprof_explain_thresholds *th,
                            rcuprof_explain_verdict *v)
 {
-    double e0 = rcuprof_explain_excess(c, 0), emin = INFINITY;
-    double emax = -INFINITY;
-    size_t i, imin = 0, imax = 0, npinned = 0, nsame = 0;
+    rcuprof_explain_iv s0, si, d, smin = { NAN, NAN, NAN };
+    rcuprof_explain_iv dmin = smin, smax = smin, dmax = smin;
+    size_t i, imin = 0, imax = 0, npinned = 0, nsame = 0, nbelow = 0;
     unsigned misplaced = 0;
+    char b1[64], b2[64];
+    int have0;
 
     if (!c->has_reference) {
         not_testable(v, "no reference count to compare with");
         return;
     }
-    for (i = 1; i < c->t.nplace; i++) {
-        double e = rcuprof_explain_excess(c, i);
-
-        if (!c->t.place[i].pinned || !isfinite(e))
+    have0 = step_iv(c, 0, &s0) == 0;
+    for (i = 1; i < c->t.nplace && have0; i++) {
+        if (!c->t.place[i].pinned || step_iv(c, i, &si) != 0
+            || rcuprof_explain_ratio2_iv(&c->t.agg[0], &c->r.agg[0],
+                                         &c->t.agg[i], &c->r.agg[i],
+                                         RCUPROF_EXPLAIN_LEVEL, &d) != 0)
             continue;
         npinned++;
-        if (e < emin) {
-            emin = e;
+        /* d = the baseline's step over this placement's */
+        if (imin == 0 || d.ratio > dmin.ratio) {
+            dmin = d;
+            smin = si;
             imin = i;
         }
-        if (e > emax) {
-            emax = e;
+        if (imax == 0 || d.ratio < dmax.ratio) {
+            dmax = d;
+            smax = si;
             imax = i;
         }
-        if (isfinite(e0) && fabs(e / e0 - 1) <= th->same)
-            nsame++;
+        nsame += iv_same(&d, th->same);
+        nbelow += iv_below(&si, 1 + th->excess);
         misplaced += c->t.agg[i].misplaced + c->r.agg[i].misplaced;
     }
-    if (npinned == 0 || !isfinite(e0)) {
-        not_testable(v, "%s", npinned == 0
-                     ? "no pinned placement other than the baseline ran at both counts"
-                     : "the baseline placement has no run at both counts");
+    if (npinned == 0 || !have0) {
+        not_testable(v, "%s", !have0
+                     ? "the baseline placement has no interval at both counts (fewer than 2 runs)"
+                     : "no pinned placement other than the baseline ran at both counts");
         return;
     }
-    add(v, e0 >= 1 + th->excess ? PRO : CON,
-        "%s: %u threads cost %.2fx %u threads", c->t.place[0].name,
-        c->t.threads, e0, c->r.threads);
+    add(v, iv_above(&s0, 1 + th->excess) ? PRO : CON,
+        "%s: %u threads cost %s %u threads", c->t.place[0].name,
+        c->t.threads, iv_text(&s0, b1, sizeof(b1)), c->r.threads);
     if (misplaced > 0)
         add(v, CON, "%u pinned thread(s) did not stay on their planned CPU: the pinned runs are weak evidence",
             misplaced);
@@ -415,48 +443,37 @@ static void rule_placement(const rcuprof_explain_case *c,
         && c->t.agg[0].migr_per_kop > 0.01)
         add(v, PRO, "unpinned threads migrated %.2f times per 1k ops",
             c->t.agg[0].migr_per_kop);
-    if (e0 >= 1 + th->excess) {
-        int d = ratios_differ(&c->t.agg[0], &c->r.agg[0], &c->t.agg[imin],
-                              &c->r.agg[imin]);
-
-        if (emin - 1 <= (e0 - 1) / 2 && d != 1) {
-            add(v, CON, "the step %s under %s (%.2fx) but the intervals %s: not beyond the noise (more --reps)",
-                emin <= 1 + th->same ? "vanishes" : "halves",
-                c->t.place[imin].name, emin,
-                d == 0 ? "overlap" : "are missing");
-            v->verdict = RCUPROF_EXPLAIN_INCONCLUSIVE;
-        } else if (emin <= 1 + th->same) {
-            add(v, PRO, "the step vanishes under %s (%.2fx)",
-                c->t.place[imin].name, emin);
-            v->verdict = RCUPROF_EXPLAIN_SUPPORTED;
-        } else if (emin - 1 <= (e0 - 1) / 2) {
-            add(v, PRO, "the step halves under %s (%.2fx)",
-                c->t.place[imin].name, emin);
+    if (iv_above(&s0, 1 + th->excess)) {
+        if (iv_above(&dmin, 1 + th->excess)) {
+            add(v, PRO, "the step %s under %s (%s): the baseline's step is %s that one's",
+                iv_below(&smin, 1 + th->excess) ? "vanishes" : "shrinks",
+                c->t.place[imin].name, iv_text(&smin, b1, sizeof(b1)),
+                iv_text(&dmin, b2, sizeof(b2)));
             v->verdict = RCUPROF_EXPLAIN_SUPPORTED;
         } else if (nsame == npinned) {
-            add(v, CON, "the same under every pinned placement (%.2fx .. %.2fx)",
-                emin, emax);
+            add(v, CON, "the same step under every pinned placement (the baseline's over %s's: %s)",
+                c->t.place[imin].name, iv_text(&dmin, b1, sizeof(b1)));
             v->verdict = RCUPROF_EXPLAIN_REFUTED;
         } else {
-            add(v, CON, "pinning changes the step (%.2fx .. %.2fx) but does not remove it",
-                emin, emax);
+            add(v, CON, "under %s the step is %s; the baseline's is %s that: not beyond the noise (more --reps or --target-mde)",
+                c->t.place[imin].name, iv_text(&smin, b1, sizeof(b1)),
+                iv_text(&dmin, b2, sizeof(b2)));
             v->verdict = RCUPROF_EXPLAIN_INCONCLUSIVE;
         }
-    } else if (emax >= 1 + th->excess && emax / e0 >= 1 + th->same) {
-        int d = ratios_differ(&c->t.agg[0], &c->r.agg[0], &c->t.agg[imax],
-                              &c->r.agg[imax]);
-
-        add(v, d == 1 ? PRO : CON,
-            "the step appears under %s (%.2fx) but not under %s%s",
-            c->t.place[imax].name, emax, c->t.place[0].name,
-            d == 1 ? ": it moves with placement"
-                   : "; the intervals overlap: not beyond the noise");
-        v->verdict = d == 1 ? RCUPROF_EXPLAIN_SUPPORTED
-                            : RCUPROF_EXPLAIN_INCONCLUSIVE;
-    } else {
-        add(v, CON, "no step under any placement (%.2fx .. %.2fx)",
-            fmin(emin, e0), fmax(emax, e0));
+    } else if (iv_above(&smax, 1 + th->excess)
+               && iv_below(&dmax, 1 / (1 + th->excess))) {
+        add(v, PRO, "the step appears under %s (%s) but not under %s: it moves with placement",
+            c->t.place[imax].name, iv_text(&smax, b1, sizeof(b1)),
+            c->t.place[0].name);
+        v->verdict = RCUPROF_EXPLAIN_SUPPORTED;
+    } else if (iv_below(&s0, 1 + th->excess) && nbelow == npinned) {
+        add(v, CON, "no step under any placement (each interval below %.2fx)",
+            1 + th->excess);
         v->verdict = RCUPROF_EXPLAIN_REFUTED;
+    } else {
+        add(v, CON, "no step established under %s or a pinned placement: the intervals straddle %.2fx",
+            c->t.place[0].name, 1 + th->excess);
+        v->verdict = RCUPROF_EXPLAIN_INCONCLUSIVE;
     }
 }
 
@@ -480,9 +497,10 @@ static void rule_cross_domain(const rcuprof_explain_case *c,
                               const rcuprof_explain_thresholds *th,
                               rcuprof_explain_verdict *v)
 {
-    double within, cross, e0 = rcuprof_explain_excess(c, 0);
+    double within, cross;
+    rcuprof_explain_iv s0;
     size_t nw, nc, i;
-    int slow = -1, confined = -1, spans = 0;
+    int slow = -1, confined = -1, spans = 0, have0;
 
     if (c->packages <= 1 && c->l3_domains <= 1) {
         not_testable(v, "one package and one L3 domain among the %u CPUs allowed: no cross-domain pair",
@@ -493,6 +511,7 @@ static void rule_cross_domain(const rcuprof_explain_case *c,
         not_testable(v, "no reference count to compare with");
         return;
     }
+    have0 = step_iv(c, 0, &s0) == 0;
     within = rtt_median_rel(c, RCUPROF_EXPLAIN_REL_SMT,
                             RCUPROF_EXPLAIN_REL_CORE, &nw);
     cross = rtt_median_rel(c, RCUPROF_EXPLAIN_REL_L3,
@@ -508,28 +527,35 @@ static void rule_cross_domain(const rcuprof_explain_case *c,
     }
     for (i = 0; i < c->t.nplace && i < c->r.nplace; i++) {
         const rcuprof_explain_place *pt = &c->t.place[i], *pr = &c->r.place[i];
-        double e = rcuprof_explain_excess(c, i);
+        rcuprof_explain_iv si, d;
+        char b1[64], b2[64];
 
-        if (!pt->pinned || !isfinite(e))
+        if (!pt->pinned || step_iv(c, i, &si) != 0)
             continue;
         if ((pt->packages > pr->packages || pt->l3s > pr->l3s)
-            && e >= 1 + th->excess) {
+            && iv_above(&si, 1 + th->excess)) {
             spans = 1;
-            add(v, PRO, "%s spans %d package(s)/%d L3 at %u threads but %d/%d at %u, and costs %.2fx",
+            add(v, PRO, "%s spans %d package(s)/%d L3 at %u threads but %d/%d at %u, and costs %s",
                 pt->name, pt->packages, pt->l3s, c->t.threads, pr->packages,
-                pr->l3s, c->r.threads, e);
+                pr->l3s, c->r.threads, iv_text(&si, b1, sizeof(b1)));
         }
         if ((strncmp(pt->name, "package:", 8) == 0
-             || strncmp(pt->name, "l3:", 3) == 0) && isfinite(e0)
-            && e0 >= 1 + th->excess) {
-            if (e <= 1 + th->same) {
+             || strncmp(pt->name, "l3:", 3) == 0) && have0
+            && iv_above(&s0, 1 + th->excess)
+            && rcuprof_explain_ratio2_iv(&c->t.agg[0], &c->r.agg[0],
+                                         &c->t.agg[i], &c->r.agg[i],
+                                         RCUPROF_EXPLAIN_LEVEL, &d) == 0) {
+            if (iv_below(&si, 1 + th->excess)
+                && iv_above(&d, 1 + th->excess)) {
                 confined = 1;
-                add(v, PRO, "confined to %s the step vanishes (%.2fx vs %.2fx)",
-                    pt->name, e, e0);
-            } else if (fabs(e / e0 - 1) <= th->same) {
+                add(v, PRO, "confined to %s the step vanishes (%s; the baseline's is %s that)",
+                    pt->name, iv_text(&si, b1, sizeof(b1)),
+                    iv_text(&d, b2, sizeof(b2)));
+            } else if (iv_same(&d, th->same)) {
                 confined = 0;
-                add(v, CON, "confined to %s the step is the same (%.2fx vs %.2fx)",
-                    pt->name, e, e0);
+                add(v, CON, "confined to %s the step is the same (%s; the baseline's is %s that)",
+                    pt->name, iv_text(&si, b1, sizeof(b1)),
+                    iv_text(&d, b2, sizeof(b2)));
             }
         }
     }
@@ -557,7 +583,9 @@ static void rule_smt(const rcuprof_explain_case *c,
                      rcuprof_explain_verdict *v)
 {
     int ic, ik;
-    double d, dr = NAN;
+    double dr = NAN;
+    rcuprof_explain_iv iv;
+    char ivb[64];
 
     if (c->pus <= c->cores) {
         not_testable(v, "no SMT: %d cores, %d PUs allowed (one hardware thread per core)",
@@ -576,51 +604,82 @@ static void rule_smt(const rcuprof_explain_case *c,
                      : "compact and core were not both run");
         return;
     }
-    if (!have(&c->t.agg[ic]) || !have(&c->t.agg[ik])) {
-        not_testable(v, "compact or core has no successful run at %u threads",
+    if (!have(&c->t.agg[ic]) || !have(&c->t.agg[ik])
+        || wall_iv(&c->t.agg[ic], &c->t.agg[ik], &iv) != 0) {
+        not_testable(v, "compact or core has fewer than 2 successful runs at %u threads",
                      c->t.threads);
         return;
     }
-    d = c->t.agg[ic].cost / c->t.agg[ik].cost;
     if (c->has_reference && have(&c->r.agg[ic]) && have(&c->r.agg[ik]))
         dr = c->r.agg[ic].cost / c->r.agg[ik].cost;
     if (!c->t.place[ic].smt_shared)
         add(v, CON, "compact puts no two threads on one core at %u threads",
             c->t.threads);
-    if (d >= 1 + th->excess && c->t.place[ic].smt_shared) {
-        add(v, PRO, "compact (siblings shared) costs %.2fx core (one per core) at %u threads",
-            d, c->t.threads);
+    if (iv_above(&iv, 1 + th->excess) && c->t.place[ic].smt_shared) {
+        add(v, PRO, "compact (siblings shared) costs %s core (one per core) at %u threads",
+            iv_text(&iv, ivb, sizeof(ivb)), c->t.threads);
         if (isfinite(dr))
             add(v, dr <= 1 + th->same ? PRO : CON,
                 "at %u threads compact costs %.2fx core", c->r.threads, dr);
         v->verdict = RCUPROF_EXPLAIN_SUPPORTED;
-    } else if (fabs(d - 1) <= th->same) {
-        add(v, CON, "compact and core agree at %u threads (%.2fx)",
-            c->t.threads, d);
+    } else if (iv_same(&iv, th->same)) {
+        add(v, CON, "compact and core agree at %u threads (%s)",
+            c->t.threads, iv_text(&iv, ivb, sizeof(ivb)));
         v->verdict = RCUPROF_EXPLAIN_REFUTED;
     } else {
-        add(v, CON, "compact vs core at %u threads: %.2fx", c->t.threads, d);
+        add(v, CON, "compact vs core at %u threads: %s, not beyond the noise",
+            c->t.threads, iv_text(&iv, ivb, sizeof(ivb)));
         v->verdict = RCUPROF_EXPLAIN_INCONCLUSIVE;
     }
 }
 
+/*
+ * A probe figure rises from R to T when every run at T is beyond every run
+ * at R by probe_rise (the ranges separate: the counts are exact per run
+ * but vary between runs, and a median against a threshold turns that
+ * into causes).
+ */
 static void probe_cmp(const rcuprof_explain_case *c,
                       const rcuprof_explain_thresholds *th,
                       rcuprof_explain_verdict *v, const char *what,
-                      double t, double r, int *rise, int *zero)
+                      double t, double tmin, double tmax, double r,
+                      double rmax, int *rise, int *zero)
 {
     if (!isfinite(t))
         return;
-    if (t > 0 && (!(r > 0) || t / r >= 1 + th->probe_rise)) {
+    if (tmin > 0 && (!(rmax > 0) || tmin / rmax >= 1 + th->probe_rise)) {
         *rise = 1;
-        add(v, PRO, "%s %.3g at %u threads (%.3g at %u)", what, t,
-            c->t.threads, r, c->r.threads);
+        add(v, PRO, "%s %.3g at %u threads (%.3g at %u; every run above every one there)",
+            what, t, c->t.threads, r, c->r.threads);
     } else {
-        if (t == 0)
+        if (tmax == 0)
             (*zero)++;
-        add(v, CON, "%s %.3g at %u threads (%.3g at %u)", what, t,
-            c->t.threads, r, c->r.threads);
+        add(v, CON, "%s %.3g at %u threads (%.3g at %u)%s", what, t,
+            c->t.threads, r, c->r.threads,
+            t > 0 && tmin > 0 ? ": the runs' ranges overlap" : "");
     }
+}
+
+/* "Vanishes under X": the step is established at the baseline, X's step
+ * lies below the threshold and the baseline's is beyond X's by more than
+ * the threshold.  1 vanishes, 0 the same (within the band), -1 neither
+ * or no interval; the intervals in s0, sx, d. */
+static int vanishes(const rcuprof_explain_case *c,
+                    const rcuprof_explain_thresholds *th,
+                    const rcuprof_explain_agg *tx,
+                    const rcuprof_explain_agg *rx, rcuprof_explain_iv *s0,
+                    rcuprof_explain_iv *sx, rcuprof_explain_iv *d)
+{
+    if (step_iv(c, 0, s0) != 0 || wall_iv(tx, rx, sx) != 0
+        || rcuprof_explain_ratio2_iv(&c->t.agg[0], &c->r.agg[0], tx, rx,
+                                     RCUPROF_EXPLAIN_LEVEL, d) != 0)
+        return -2;
+    if (iv_above(s0, 1 + th->excess) && iv_below(sx, 1 + th->excess)
+        && iv_above(d, 1 + th->excess))
+        return 1;
+    if (iv_same(d, th->same))
+        return 0;
+    return -1;
 }
 
 static void rule_writer(const rcuprof_explain_case *c,
@@ -628,7 +687,8 @@ static void rule_writer(const rcuprof_explain_case *c,
                         rcuprof_explain_verdict *v)
 {
     const rcuprof_explain_agg *a = &c->t.agg[0], *b = &c->r.agg[0];
-    double e0 = rcuprof_explain_excess(c, 0), enw;
+    rcuprof_explain_iv s0, sx, d;
+    char b1[64], b2[64];
     int rise = 0, zero = 0, nw = -1;
 
     if (!c->writers && !a->have_probes) {
@@ -641,11 +701,15 @@ static void rule_writer(const rcuprof_explain_case *c,
     }
     if (a->have_probes) {
         probe_cmp(c, th, v, "read-lock retries per acquisition",
-                  a->probe_retries, b->probe_retries, &rise, &zero);
+                  a->probe_retries, a->probe_retries_min,
+                  a->probe_retries_max, b->probe_retries,
+                  b->probe_retries_max, &rise, &zero);
         probe_cmp(c, th, v, "slow-path fetches per 1k", a->probe_slow,
-                  b->probe_slow, &rise, &zero);
+                  a->probe_slow_min, a->probe_slow_max, b->probe_slow,
+                  b->probe_slow_max, &rise, &zero);
         probe_cmp(c, th, v, "writer wait ns per sync", a->probe_wait,
-                  b->probe_wait, &rise, &zero);
+                  a->probe_wait_min, a->probe_wait_max, b->probe_wait,
+                  b->probe_wait_max, &rise, &zero);
         if (!isfinite(a->probe_retries) && !isfinite(a->probe_slow)
             && !isfinite(a->probe_wait))
             add(v, CON, "the probes member has no retry, slow-path or wait figure this rule can read");
@@ -653,18 +717,13 @@ static void rule_writer(const rcuprof_explain_case *c,
     if (a->have_churn && isfinite(a->writes_per_s))
         add(v, PRO, "writers completed %.0f writes/s in the window",
             a->writes_per_s);
-    enw = agg_excess(&c->t.nowriters, &c->r.nowriters);
-    if (isfinite(enw) && isfinite(e0) && e0 >= 1 + th->excess) {
-        if (enw <= 1 + th->same) {
-            nw = 1;
-            add(v, PRO, "without writers the step vanishes (%.2fx vs %.2fx)",
-                enw, e0);
-        } else if (fabs(enw / e0 - 1) <= th->same) {
-            nw = 0;
-            add(v, CON, "without writers the step is the same (%.2fx vs %.2fx)",
-                enw, e0);
-        }
-    }
+    nw = vanishes(c, th, &c->t.nowriters, &c->r.nowriters, &s0, &sx, &d);
+    if (nw == 1)
+        add(v, PRO, "without writers the step vanishes (%s; with them %s)",
+            iv_text(&sx, b1, sizeof(b1)), iv_text(&s0, b2, sizeof(b2)));
+    else if (nw == 0)
+        add(v, CON, "without writers the step is the same (%s; with them %s)",
+            iv_text(&sx, b1, sizeof(b1)), iv_text(&s0, b2, sizeof(b2)));
     if (nw == 1 || (rise && nw != 0))
         v->verdict = RCUPROF_EXPLAIN_SUPPORTED;
     else if (nw == 0 || (zero > 0 && !rise))
@@ -755,36 +814,33 @@ static void rule_harness(const rcuprof_explain_case *c,
                          const rcuprof_explain_thresholds *th,
                          rcuprof_explain_verdict *v)
 {
-    double e0 = rcuprof_explain_excess(c, 0);
-    double ea = agg_excess(&c->t.alt, &c->r.alt);
     const char *alt = c->alt_harness != NULL ? c->alt_harness : "other";
+    rcuprof_explain_iv s0, sa, d;
+    char b1[64], b2[64];
+    int r;
 
     if (!c->has_reference) {
         not_testable(v, "no reference count to compare with");
         return;
     }
-    if (!isfinite(ea) || !isfinite(e0)) {
-        not_testable(v, "the %s harness was not run at both counts", alt);
+    r = vanishes(c, th, &c->t.alt, &c->r.alt, &s0, &sa, &d);
+    if (r == -2) {
+        not_testable(v, "the %s harness was not run at both counts (or fewer than 2 runs each)",
+                     alt);
         return;
     }
-    if (e0 >= 1 + th->excess && ea <= 1 + th->same
-        && ratios_differ(&c->t.agg[0], &c->r.agg[0], &c->t.alt, &c->r.alt)
-           != 1) {
-        add(v, CON, "the step (%.2fx) vanishes under the %s harness (%.2fx) but the intervals overlap: not beyond the noise",
-            e0, alt, ea);
-        v->verdict = RCUPROF_EXPLAIN_INCONCLUSIVE;
-    } else if (e0 >= 1 + th->excess && ea <= 1 + th->same) {
-        add(v, PRO, "the step (%.2fx) vanishes under the %s harness (%.2fx): the harness makes it",
-            e0, alt, ea);
+    if (r == 1) {
+        add(v, PRO, "the step (%s) vanishes under the %s harness (%s): the harness makes it",
+            iv_text(&s0, b1, sizeof(b1)), alt, iv_text(&sa, b2, sizeof(b2)));
         v->verdict = RCUPROF_EXPLAIN_SUPPORTED;
-    } else if (fabs(ea / e0 - 1) <= th->same) {
-        add(v, CON, "both harnesses show the same ratio (%.2fx, %s %.2fx)",
-            e0, alt, ea);
+    } else if (r == 0) {
+        add(v, CON, "both harnesses show the same step (%s, %s %s)",
+            iv_text(&s0, b1, sizeof(b1)), alt, iv_text(&sa, b2, sizeof(b2)));
         v->verdict = RCUPROF_EXPLAIN_REFUTED;
     } else {
-        add(v, ea > e0 ? PRO : CON,
-            "the harnesses differ (%.2fx, %s %.2fx) without removing the step",
-            e0, alt, ea);
+        add(v, d.ratio < 1 ? PRO : CON,
+            "the harnesses differ (%s, %s %s) without a difference beyond the noise that removes the step",
+            iv_text(&s0, b1, sizeof(b1)), alt, iv_text(&sa, b2, sizeof(b2)));
         v->verdict = RCUPROF_EXPLAIN_INCONCLUSIVE;
     }
 }
@@ -888,14 +944,38 @@ void rcuprof_explain_classify(const rcuprof_explain_case *c,
         v[i].verdict = RCUPROF_EXPLAIN_INCONCLUSIVE;
         if (i != last)
             rcuprof_explain_rules[i].eval(c, th, &v[i]);
-        any |= i != last && v[i].verdict == RCUPROF_EXPLAIN_SUPPORTED;
+    }
+    /* No step established: nothing to attribute.  A rule whose measurements
+     * hold (more threads than CPUs, steal) is not a cause of a step that
+     * may not exist.  Placement ("the step appears under a pinned
+     * placement") and SMT (compact against core at T) compare placements
+     * and rest on intervals of their own. */
+    for (i = 0; i + 1 < rcuprof_explain_nrules; i++) {
+        if (c->has_reference && !rep
+            && v[i].verdict == RCUPROF_EXPLAIN_SUPPORTED
+            && strcmp(v[i].id, "placement") != 0
+            && strcmp(v[i].id, "smt") != 0) {
+            rcuprof_explain_iv o;
+            char b[64];
+
+            step_iv(c, 0, &o);
+            add(&v[i], CON, "but no step is established under %s (%s): nothing to attribute",
+                c->t.place[0].name, iv_text(&o, b, sizeof(b)));
+            v[i].verdict = RCUPROF_EXPLAIN_INCONCLUSIVE;
+        }
+        any |= v[i].verdict == RCUPROF_EXPLAIN_SUPPORTED;
     }
     if (!c->has_reference) {
         not_testable(&v[last], "no reference count: nothing to explain");
     } else if (!rep) {
-        not_testable(&v[last], "no step: %u threads cost %.2fx %u threads under %s",
-                     c->t.threads, rcuprof_explain_excess(c, 0),
-                     c->r.threads, c->t.place[0].name);
+        rcuprof_explain_iv o;
+        char b[64];
+
+        step_iv(c, 0, &o);
+        not_testable(&v[last], "no step: %u threads cost %s %u threads under %s%s",
+                     c->t.threads, iv_text(&o, b, sizeof(b)), c->r.threads,
+                     c->t.place[0].name, iv_below(&o, 1 + th->excess)
+                     ? "" : " (not established: the interval reaches below the threshold)");
     } else if (any) {
         add(&v[last], CON, "a rule above is supported");
         v[last].verdict = RCUPROF_EXPLAIN_REFUTED;

@@ -78,6 +78,18 @@ int rcuprof_stats_describe(const double *x, size_t n, double level,
  */
 int rcuprof_stats_quantile(const double *x, size_t n, double p, double *q);
 
+/*
+ * An interval of the arithmetic mean of a positive quantity that stays
+ * positive: computed on the logs (the modified Cox interval, Armstrong
+ * 1992; Zhou & Gao 1997), with y = ln x of mean m and variance s^2:
+ * exp(m + s^2/2 -+ t(1 - (1 - level)/2, n - 1) sqrt(s^2/n + s^4/(2(n - 1)))).
+ * Exact for log-normal data in the limit, and what timing data (skewed,
+ * multiplicative noise) are closer to than normal.  Every x > 0
+ * (EDEGENERATE), n >= 2 (ETOOFEW).
+ */
+int rcuprof_stats_mean_ci_log(const double *x, size_t n, double level,
+                              double *lo, double *hi);
+
 /* The interval of rcuprof_stats_summary.median_lo/hi on its own. */
 int rcuprof_stats_median_ci(const double *x, size_t n, double level,
                             double *lo, double *hi, double *coverage);
@@ -178,6 +190,40 @@ int rcuprof_stats_paired_compare(const double *a, const double *b, size_t n,
                                  double level, double *ratios,
                                  rcuprof_stats_paired *out);
 
+/*
+ * Stein's two-stage t (Stein 1945): n values d[0..n) of which the first
+ * n0 are the first stage.  The mean is over all n; the spread is the first
+ * stage's SD sd0 only, with n0 - 1 degrees of freedom: interval mean -+
+ * t(1 - (1 - level)/2, n0 - 1) sd0 / sqrt(n), t = mean / (sd0 / sqrt n)
+ * and its two-sided p.  Exact under normal d for any n chosen from sd0
+ * (and from anything independent of the values after the first stage):
+ * what keeps the adaptive sweep's intervals valid although it chose how
+ * many blocks to run.  n0 >= 2 and n >= n0 (else ETOOFEW).  sd0 == 0:
+ * lo = hi = mean, p NAN.
+ */
+typedef struct rcuprof_stats_two_stage_st {
+    size_t n, n0;
+    double level;
+    double mean, sd0, df;
+    double lo, hi;
+    double t, p;
+} rcuprof_stats_two_stage;
+
+int rcuprof_stats_two_stage_t(const double *d, size_t n, size_t n0,
+                              double level, rcuprof_stats_two_stage *out);
+
+/*
+ * Its minimum detectable effect on log values, in %:
+ * 100 (exp((t(1 - alpha/2, n0 - 1) + t(power, n0 - 1)) sd0 / sqrt(n)) - 1);
+ * and the fewest n >= n0 whose MDE is at or below target_pct (*n = max + 1
+ * when even max is not enough).  n0 >= 2, n >= n0.
+ */
+int rcuprof_stats_mde_two_stage(double sd0, size_t n0, size_t n,
+                                double alpha, double power, double *mde_pct);
+int rcuprof_stats_two_stage_n(double sd0, size_t n0, double target_pct,
+                              double alpha, double power, size_t max,
+                              size_t *n);
+
 /* ---------------------------------------------------------------------- */
 /* 3. Unpaired                                                             */
 
@@ -220,6 +266,34 @@ int rcuprof_stats_holm(const double *p, size_t n, double *adj);
  */
 int rcuprof_stats_mde_paired(double sd_log, size_t n, double alpha,
                              double power, double *mde_pct);
+
+/*
+ * Paired, with Student t quantiles in place of the normal ones:
+ * 100 (exp((t(1-alpha/2, n-1) + t(power, n-1)) sd_log / sqrt(n)) - 1), the
+ * usual approximation of the paired t test's power that stays honest at
+ * small n (at n = 2 the quantiles are 12.71 and 1.38 instead of 1.96 and
+ * 0.84).  What the comparison table shows.  Arguments as _mde_paired.
+ */
+int rcuprof_stats_mde_paired_t(double sd_log, size_t n, double alpha,
+                               double power, double *mde_pct);
+
+/*
+ * Unpaired on logs, the MDE of Welch's t test on ln x: 100 (exp((t(1 -
+ * alpha/2, df) + t(power, df)) sqrt(sd_la^2/na + sd_lb^2/nb)) - 1) with
+ * the Welch-Satterthwaite df; sd_la, sd_lb the SDs of ln x.  na, nb >= 2;
+ * both SDs 0 gives 0.
+ */
+int rcuprof_stats_mde_unpaired_log(double sd_la, size_t na, double sd_lb,
+                                   size_t nb, double alpha, double power,
+                                   double *mde_pct);
+
+/*
+ * The smallest two-sided p an exact rank test can give: the signed-rank
+ * test on n nonzero untied values, min(1, 2 / 2^n); Mann-Whitney on nx and
+ * ny values, min(1, 2 / C(nx + ny, nx)).  NAN for n (nx, ny) of 0.
+ */
+double rcuprof_stats_signrank_min_p(size_t n);
+double rcuprof_stats_mw_min_p(size_t nx, size_t ny);
 
 /*
  * Unpaired: 100 (z(1-alpha/2) + z(power)) sqrt(sd_a^2/na + sd_b^2/nb)

@@ -110,20 +110,56 @@ typedef struct rcuprof_cell_st {
     /* Medians over the runs of the probe figures (record.h); NAN when no
      * run carries them. */
     double probe_retries, probe_slow;
+    /* The spread of ln cost over the first stage (an adaptive sweep's
+     * blocks below spec.reps; every run otherwise) and the MDE of this
+     * cell against a like one (same n and spread; Stein's two-stage on the
+     * logs).  NAN when n0 < 2. */
+    size_t n0;
+    double sd0_log, mde_pct;
 } rcuprof_cell;
 
+/*
+ * One variant against the baseline at one thread count.  One coherent test
+ * per row (analysis/README.md, section 2): the change, its interval, p and
+ * the MDE all come from Student's t on logs (paired over blocks: the
+ * per-block log ratios; unpaired: Welch on the log values).  The interval
+ * is per row (unadjusted, 95%): it excludes zero exactly when the raw p is
+ * below alpha.  The decision (rcuprof_change_resolved) uses Holm's p over
+ * the table.  Wilcoxon and Mann-Whitney are robustness columns.
+ */
 typedef struct rcuprof_change_st {
     int have;                   /* computable: both cells have n >= 2 */
     int paired;                 /* from >= 2 common blocks, else unpaired */
     size_t n_pairs;
-    double change_pct, lo_pct, hi_pct; /* B relative to the baseline A */
+    double change_pct, lo_pct, hi_pct; /* B relative to the baseline A:
+                                 * geometric means, t interval on logs */
     double sd_log;              /* paired: SD of the log ratios */
-    double p_wilcoxon, p_welch, p_mw;  /* raw, two-sided; NAN if n/a */
+    double p_wilcoxon, p_welch, p_mw;  /* raw, two-sided; NAN if n/a;
+                                 * p_welch: Welch on the raw values */
     double p_wilcoxon_holm, p_welch_holm, p_mw_holm;
-    double p, p_holm;           /* the primary test: Wilcoxon if paired,
-                                 * Mann-Whitney if not */
-    double mde_pct;             /* alpha 0.05, power 0.8 */
+    double p, p_holm;           /* the primary test, the interval's: paired
+                                 * t on the log ratios, or Welch's t on the
+                                 * logs when unpaired */
+    double mde_pct;             /* alpha 0.05, power 0.8, t quantiles */
+    /* Fewer blocks (or runs a side, unpaired) than RCUPROF_CHANGE_MIN_N:
+     * the row is shown but decides nothing. */
+    int too_few;
+    /* The smallest p the robustness rank test (Wilcoxon paired, Mann-
+     * Whitney unpaired) can give at this n; above alpha it can never
+     * reject (n <= 5 blocks for Wilcoxon).  NAN if n/a. */
+    double p_min_attainable;
+    int resolved;               /* rcuprof_change_resolved() */
+    /* An adaptive sweep's row (docs/methodology.md, "Adaptive
+     * repetitions"): Stein's two-stage t, the mean over all n_pairs
+     * blocks, the spread (sd_log) of the first n_stage1 only; the interval,
+     * p and MDE stay valid although the sweep chose n from that spread. */
+    int two_stage;
+    size_t n_stage1;
 } rcuprof_change;
+
+/* Fewest blocks (paired) or runs per side (unpaired) a row decides from:
+ * the t test then has at least 2 degrees of freedom. */
+# define RCUPROF_CHANGE_MIN_N 3
 
 typedef struct rcuprof_table_st {
     int metric;
@@ -139,6 +175,8 @@ typedef struct rcuprof_table_st {
     double level, alpha, power; /* of the intervals, the tests, the MDE */
     size_t ntests;              /* changes with a p-value (Holm's m) */
     size_t runs_min, runs_max;  /* ok runs per cell, least and most */
+    double target_mde_pct;      /* the adaptive sweep's target, or NAN */
+    size_t n_two_stage;         /* rows computed by the two-stage rule */
     int have_probes;            /* some cell has a probe figure: */
     int have_retries, have_slow;    /* retries; slow-path fetches */
 } rcuprof_table;
@@ -166,14 +204,38 @@ void rcuprof_table_free(rcuprof_table *t);
 int rcuprof_table_oversubscribed(const rcuprof_table *t, size_t ti);
 
 /*
- * Whether a change is resolved (the compact table's mark): the one
- * decision, here so the statistics can re-point it.  For now: computable,
- * its interval excludes 0 and its Holm-adjusted primary p is below
- * t->alpha.  _rule writes what it checks, for the writers' footnotes.
+ * The one decision of a row, "is this change resolved": computable, not
+ * too few, and Holm's p of the primary test below the table's alpha.  1 or
+ * 0.  Every writer and command asks this function.
  */
-int rcuprof_change_resolved(const rcuprof_table *t, const rcuprof_change *ch);
+int rcuprof_change_resolved(const rcuprof_table *t, const rcuprof_change *c);
+/* What rcuprof_change_resolved checks, in words, for the writers'
+ * footnotes. */
 void rcuprof_change_resolved_rule(const rcuprof_table *t, char *buf,
                                   size_t n);
+/*
+ * The adaptive sweep's figures (issue 18) from a table of what has run:
+ * the worst MDE now (over the changes against the baseline, or over the
+ * cells when the table has one variant or no changes), where it is, and
+ * the fewest blocks that bring every one to target_pct (Stein: from the
+ * first stage's spread only; max + 1 when max blocks are not enough).
+ * Rows or cells without 2 first-stage values are skipped and counted in
+ * unknown.  0, or -1 when nothing has an MDE yet.
+ */
+typedef struct rcuprof_adaptive_need_st {
+    double worst_mde_pct;
+    size_t worst_ti, worst_v;
+    size_t blocks;              /* needed in all */
+    size_t unknown;
+} rcuprof_adaptive_need;
+
+int rcuprof_table_adaptive(const rcuprof_table *t, double target_pct,
+                           size_t max, rcuprof_adaptive_need *out);
+
+/* A results file's adaptive target (its spec's target_mde_pct), or NAN;
+ * its first stage is then the blocks below spec.reps. */
+double rcuprof_results_target_mde(const rcuprof_results *rs, size_t file);
+
 /* Variant v's fit into f: 0 (fitted or not, f says), -1 out of memory. */
 int rcuprof_table_usl(const rcuprof_results *rs, const rcuprof_table *t,
                       size_t v, rcuprof_usl_fit *f);

@@ -20,7 +20,8 @@ typedef struct rcuprof_scaling_row_st {
     int oversubscribed;         /* more threads than CPUs allowed */
     size_t n, failed;           /* ok runs; runs that failed */
     /* The metric's median with explain's interval (its count_interval):
-     * "median" (distribution-free, 6+ runs), "mean-t" (2-5), "none". */
+     * "median" (distribution-free, 6+ runs), "mean-t" (2-5: t on the
+     * logs, always positive), "none". */
     double cost, lo, hi;
     const char *interval;
     /* ops/s over all threads, the same way. */

@@ -176,6 +176,40 @@ int rcuprof_stats_median_ci(const double *x, size_t n, double level,
     return rc;
 }
 
+int rcuprof_stats_mean_ci_log(const double *x, size_t n, double level,
+                              double *lo, double *hi)
+{
+    double *y, m, v, t, hw;
+    size_t i;
+
+    if (lo != NULL)
+        *lo = NAN;
+    if (hi != NULL)
+        *hi = NAN;
+    if (x == NULL || lo == NULL || hi == NULL
+        || !rcuprof_stats__open_unit(level)
+        || !rcuprof_stats__all_finite(x, n))
+        return RCUPROF_STATS_EINVAL;
+    if (n < 2)
+        return RCUPROF_STATS_ETOOFEW;
+    for (i = 0; i < n; i++)
+        if (!(x[i] > 0.0))
+            return RCUPROF_STATS_EDEGENERATE;
+    if ((y = malloc(n * sizeof(*y))) == NULL)
+        return RCUPROF_STATS_ENOMEM;
+    for (i = 0; i < n; i++)
+        y[i] = log(x[i]);
+    rcuprof_stats__mean_var(y, n, &m, &v);
+    free(y);
+    if (!(v > 0.0))
+        v = 0.0;
+    t = gsl_cdf_tdist_Pinv(1.0 - (1.0 - level) / 2.0, (double)(n - 1));
+    hw = t * sqrt(v / (double)n + v * v / (2.0 * (double)(n - 1)));
+    *lo = exp(m + v / 2.0 - hw);
+    *hi = exp(m + v / 2.0 + hw);
+    return RCUPROF_STATS_OK;
+}
+
 int rcuprof_stats_describe(const double *x, size_t n, double level,
                            rcuprof_stats_summary *out)
 {

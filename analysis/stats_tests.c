@@ -69,6 +69,41 @@ int rcuprof_stats_paired_compare(const double *a, const double *b, size_t n,
     return rc;
 }
 
+int rcuprof_stats_two_stage_t(const double *d, size_t n, size_t n0,
+                              double level, rcuprof_stats_two_stage *out)
+{
+    double m, v, q, se;
+    size_t i;
+
+    if (out == NULL)
+        return RCUPROF_STATS_EINVAL;
+    out->n = n;
+    out->n0 = n0;
+    out->level = level;
+    out->mean = out->sd0 = out->df = out->lo = out->hi = NAN;
+    out->t = out->p = NAN;
+    if (d == NULL || !rcuprof_stats__open_unit(level)
+        || !rcuprof_stats__all_finite(d, n))
+        return RCUPROF_STATS_EINVAL;
+    if (n0 < 2 || n < n0)
+        return RCUPROF_STATS_ETOOFEW;
+    rcuprof_stats__mean_var(d, n0, &m, &v);
+    out->sd0 = sqrt(v > 0.0 ? v : 0.0);
+    for (i = 0, m = 0.0; i < n; i++)
+        m += d[i];
+    out->mean = m / (double)n;
+    out->df = (double)(n0 - 1);
+    se = out->sd0 / sqrt((double)n);
+    q = gsl_cdf_tdist_Pinv(1.0 - (1.0 - level) / 2.0, out->df);
+    out->lo = out->mean - q * se;
+    out->hi = out->mean + q * se;
+    if (se > 0.0) {
+        out->t = out->mean / se;
+        out->p = 2.0 * gsl_cdf_tdist_Q(fabs(out->t), out->df);
+    }
+    return RCUPROF_STATS_OK;
+}
+
 int rcuprof_stats_welch_test(const double *x, size_t nx,
                              const double *y, size_t ny, double level,
                              rcuprof_stats_welch *out)
@@ -165,6 +200,12 @@ static int mde_check(size_t n, double alpha, double power)
     return RCUPROF_STATS_OK;
 }
 
+static double mde_t_sum(double alpha, double power, double df)
+{
+    return gsl_cdf_tdist_Pinv(1.0 - alpha / 2.0, df)
+           + gsl_cdf_tdist_Pinv(power, df);
+}
+
 static double z_sum(double alpha, double power)
 {
     return gsl_cdf_ugaussian_Pinv(1.0 - alpha / 2.0)
@@ -186,6 +227,132 @@ int rcuprof_stats_mde_paired(double sd_log, size_t n, double alpha,
     *mde_pct = 100.0 * expm1(z_sum(alpha, power) * sd_log
                              / sqrt((double)n));
     return RCUPROF_STATS_OK;
+}
+
+int rcuprof_stats_mde_paired_t(double sd_log, size_t n, double alpha,
+                               double power, double *mde_pct)
+{
+    double df;
+    int rc;
+
+    if (mde_pct == NULL)
+        return RCUPROF_STATS_EINVAL;
+    *mde_pct = NAN;
+    if (!(sd_log >= 0.0) || !isfinite(sd_log))
+        return RCUPROF_STATS_EINVAL;
+    if ((rc = mde_check(n, alpha, power)) != 0)
+        return rc;
+    df = (double)(n - 1);
+    *mde_pct = 100.0 * expm1((gsl_cdf_tdist_Pinv(1.0 - alpha / 2.0, df)
+                              + gsl_cdf_tdist_Pinv(power, df))
+                             * sd_log / sqrt((double)n));
+    return RCUPROF_STATS_OK;
+}
+
+int rcuprof_stats_mde_unpaired_log(double sd_la, size_t na, double sd_lb,
+                                   size_t nb, double alpha, double power,
+                                   double *mde_pct)
+{
+    double sa, sb, df;
+    int rc;
+
+    if (mde_pct == NULL)
+        return RCUPROF_STATS_EINVAL;
+    *mde_pct = NAN;
+    if (!(sd_la >= 0.0) || !isfinite(sd_la) || !(sd_lb >= 0.0)
+        || !isfinite(sd_lb))
+        return RCUPROF_STATS_EINVAL;
+    if ((rc = mde_check(na < nb ? na : nb, alpha, power)) != 0)
+        return rc;
+    sa = sd_la * sd_la / (double)na;
+    sb = sd_lb * sd_lb / (double)nb;
+    if (!(sa + sb > 0.0)) {
+        *mde_pct = 0.0;
+        return RCUPROF_STATS_OK;
+    }
+    df = (sa + sb) * (sa + sb)
+         / (sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1));
+    *mde_pct = 100.0 * expm1((gsl_cdf_tdist_Pinv(1.0 - alpha / 2.0, df)
+                              + gsl_cdf_tdist_Pinv(power, df))
+                             * sqrt(sa + sb));
+    return RCUPROF_STATS_OK;
+}
+
+int rcuprof_stats_mde_two_stage(double sd0, size_t n0, size_t n,
+                                double alpha, double power, double *mde_pct)
+{
+    double df;
+    int rc;
+
+    if (mde_pct == NULL)
+        return RCUPROF_STATS_EINVAL;
+    *mde_pct = NAN;
+    if (!(sd0 >= 0.0) || !isfinite(sd0))
+        return RCUPROF_STATS_EINVAL;
+    if ((rc = mde_check(n0, alpha, power)) != 0)
+        return rc;
+    if (n < n0)
+        return RCUPROF_STATS_ETOOFEW;
+    df = (double)(n0 - 1);
+    *mde_pct = 100.0 * expm1((gsl_cdf_tdist_Pinv(1.0 - alpha / 2.0, df)
+                              + gsl_cdf_tdist_Pinv(power, df))
+                             * sd0 / sqrt((double)n));
+    return RCUPROF_STATS_OK;
+}
+
+int rcuprof_stats_two_stage_n(double sd0, size_t n0, double target_pct,
+                              double alpha, double power, size_t max,
+                              size_t *n)
+{
+    double mde, q, need;
+    int rc;
+
+    if (n == NULL)
+        return RCUPROF_STATS_EINVAL;
+    *n = 0;
+    if (!(target_pct > 0.0) || !isfinite(target_pct))
+        return RCUPROF_STATS_EINVAL;
+    if ((rc = rcuprof_stats_mde_two_stage(sd0, n0, n0, alpha, power, &mde))
+        != 0)
+        return rc;
+    if (mde <= target_pct) {
+        *n = n0;
+        return RCUPROF_STATS_OK;
+    }
+    /* MDE(n) <= target  <=>  n >= (q sd0 / log1p(target/100))^2 */
+    q = (mde_t_sum(alpha, power, (double)(n0 - 1))) * sd0
+        / log1p(target_pct / 100.0);
+    need = ceil(q * q * (1.0 - 1e-12));
+    if (need > (double)max) {
+        *n = max + 1;
+        return RCUPROF_STATS_OK;
+    }
+    *n = need < (double)n0 ? n0 : (size_t)need;
+    /* Rounding at the boundary: the MDE at *n is at or below the target. */
+    while (*n <= max
+           && rcuprof_stats_mde_two_stage(sd0, n0, *n, alpha, power, &mde)
+              == RCUPROF_STATS_OK && mde > target_pct)
+        (*n)++;
+    return RCUPROF_STATS_OK;
+}
+
+double rcuprof_stats_signrank_min_p(size_t n)
+{
+    if (n == 0)
+        return NAN;
+    return n >= 2 ? ldexp(1.0, 1 - (int)(n > 1100 ? 1100 : n)) : 1.0;
+}
+
+double rcuprof_stats_mw_min_p(size_t nx, size_t ny)
+{
+    double c = 1.0;
+    size_t k, m = nx < ny ? nx : ny, N = nx + ny;
+
+    if (nx == 0 || ny == 0)
+        return NAN;
+    for (k = 1; k <= m; k++)        /* C(N, m), exact while it fits */
+        c = c * (double)(N - m + k) / (double)k;
+    return c > 2.0 ? 2.0 / c : 1.0;
 }
 
 int rcuprof_stats_mde_unpaired(double mean_a, double sd_a, size_t na,

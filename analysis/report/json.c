@@ -56,7 +56,7 @@ json_t *rcuprof_table_json(const rcuprof_table *t, const rcuprof_results *rs)
             json_object_set_new(changes, t->variants[v], !ch->have
                 ? json_null() : json_pack(
                 "{s:b, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
-                "s:o, s:o, s:o, s:o}",
+                "s:o, s:o, s:o, s:o, s:b, s:b, s:o}",
                 "paired", ch->paired, "pairs", (json_int_t)ch->n_pairs,
                 "change_pct", jnum(ch->change_pct),
                 "change_lo_pct", jnum(ch->lo_pct),
@@ -68,7 +68,9 @@ json_t *rcuprof_table_json(const rcuprof_table *t, const rcuprof_results *rs)
                 "p_welch", jnum(ch->p_welch),
                 "p_welch_holm", jnum(ch->p_welch_holm),
                 "p_mw", jnum(ch->p_mw), "p_mw_holm", jnum(ch->p_mw_holm),
-                "mde_pct", jnum(ch->mde_pct)));
+                "mde_pct", jnum(ch->mde_pct),
+                "too_few", ch->too_few, "resolved", ch->resolved,
+                "p_min_attainable", jnum(ch->p_min_attainable)));
         }
         json_array_append_new(rows, json_pack(
             "{s:I, s:b, s:o, s:o}", "threads", (json_int_t)t->threads[ti],

@@ -66,10 +66,17 @@ static void md_tail(struct rcuprof_sb *b, const rcuprof_table *t, size_t os)
     }
 }
 
+/* What the compact table's footnotes must explain. */
+struct md_marks {
+    int unpaired, holm, too_few;
+};
+
 /* One compact cell of a variant beside the baseline: "812.3 +4.7%
- * [+2.1, +7.3] ✓". */
+ * [+2.1, +7.3] ✓"; a row with too few blocks says so in the cell, and an
+ * interval that excludes 0 while Holm does not reject is marked [^h]. */
 static void md_compact_change(struct rcuprof_sb *b, const rcuprof_table *t,
-                              const rcuprof_change *ch, int *unpaired)
+                              const rcuprof_change *ch, size_t n,
+                              struct md_marks *m)
 {
     if (!ch->have) {
         rcuprof_sb_printf(b, " (change n/a)");
@@ -80,10 +87,17 @@ static void md_compact_change(struct rcuprof_sb *b, const rcuprof_table *t,
         rcuprof_sb_printf(b, " [%+.1f, %+.1f]", ch->lo_pct, ch->hi_pct);
     if (!ch->paired) {
         rcuprof_sb_printf(b, " [^u]");
-        *unpaired = 1;
+        m->unpaired = 1;
     }
-    if (rcuprof_change_resolved(t, ch))
+    if (ch->too_few) {
+        rcuprof_sb_printf(b, " too few (n=%zu)", ch->paired ? ch->n_pairs : n);
+        m->too_few = 1;
+    } else if (rcuprof_change_resolved(t, ch)) {
         rcuprof_sb_printf(b, " \u2713");
+    } else if (isfinite(ch->p) && ch->p < t->alpha) {
+        rcuprof_sb_printf(b, " [^h]");
+        m->holm = 1;
+    }
 }
 
 char *rcuprof_table_markdown(const rcuprof_table *t)
@@ -91,8 +105,8 @@ char *rcuprof_table_markdown(const rcuprof_table *t)
     struct rcuprof_sb b = { 0 };
     const char *bl = t->variants[t->baseline];
     size_t ti, v, k, os = 0;
-    int unpaired = 0;
-    char rule[256];
+    struct md_marks marks = { 0 };
+    char rule[320];
 
     md_head(&b, t, "mean");
     rcuprof_sb_printf(&b, "| threads |");
@@ -120,7 +134,7 @@ char *rcuprof_table_markdown(const rcuprof_table *t)
                 rcuprof_sb_printf(&b, " %.1f", c->s.mean);
             if (k > 0)
                 md_compact_change(&b, t, &t->changes[ti * t->nvariants + v],
-                                  &unpaired);
+                                  c->n, &marks);
             rcuprof_sb_printf(&b, " |");
         }
         rcuprof_sb_printf(&b, "\n");
@@ -129,14 +143,25 @@ char *rcuprof_table_markdown(const rcuprof_table *t)
     rcuprof_sb_printf(&b, "\nBeside each variant's ns/op: its change against "
                       "%s in %% (negative = faster), the geometric mean of "
                       "per-block ratios, with its %.0f%% interval.  "
-                      "\u2713 resolved: %s (p: Wilcoxon signed-rank on the "
-                      "per-block ratios).  A change without \u2713 is not "
-                      "resolved: it may be noise.  Std dev, p and MDE per "
-                      "cell: --format md-wide.\n", bl, 100 * t->level, rule);
-    if (unpaired)
-        rcuprof_sb_printf(&b, "\n[^u]: No common blocks: the change from the "
-                          "means with Welch's interval, p from "
-                          "Mann-Whitney.\n");
+                      "\u2713 resolved: %s.  A change without \u2713 is "
+                      "not resolved: it may be noise.  Std dev, p and MDE "
+                      "per cell: --format md-wide.\n", bl, 100 * t->level,
+                      rule);
+    if (marks.holm)
+        rcuprof_sb_printf(&b, "\n[^h]: The interval excludes 0 (raw p below "
+                          "%g), but not after Holm's correction over the "
+                          "table's %zu tests: not resolved; one of that many "
+                          "tests would pass by chance.\n", t->alpha,
+                          t->ntests);
+    if (marks.too_few)
+        rcuprof_sb_printf(&b, "\ntoo few (n=N): fewer than %d blocks, so the "
+                          "row's spread is not known well enough to decide "
+                          "anything; run more repetitions (--reps).\n",
+                          RCUPROF_CHANGE_MIN_N);
+    if (marks.unpaired)
+        rcuprof_sb_printf(&b, "\n[^u]: No common blocks: the ratio of the "
+                          "geometric means with Welch's t interval on the "
+                          "logs, and its p.\n");
     md_tail(&b, t, os);
     return rcuprof_sb_done(&b);
 }
@@ -199,7 +224,18 @@ char *rcuprof_table_markdown_wide(const rcuprof_table *t)
             if (isfinite(ch->lo_pct) && isfinite(ch->hi_pct))
                 rcuprof_sb_printf(&b, " [%+.1f, %+.1f]", ch->lo_pct, ch->hi_pct);
             rcuprof_sb_printf(&b, "%s | ", ch->paired ? "" : " (unpaired)");
-            fmt_p(&b, ch->p_holm);
+            if (ch->too_few) {
+                rcuprof_sb_printf(&b, "too few (n=%zu)", ch->paired
+                                  ? ch->n_pairs
+                                  : t->cells[ti * t->nvariants + v].n);
+            } else {
+                fmt_p(&b, ch->p_holm);
+                if (ch->p < t->alpha && !ch->resolved) {
+                    rcuprof_sb_printf(&b, " (raw ");
+                    fmt_p(&b, ch->p);
+                    rcuprof_sb_printf(&b, ")");
+                }
+            }
             if (isfinite(ch->mde_pct))
                 rcuprof_sb_printf(&b, " | %.1f%% |", ch->mde_pct);
             else
@@ -209,11 +245,16 @@ char *rcuprof_table_markdown_wide(const rcuprof_table *t)
     }
     rcuprof_sb_printf(&b, "\nchange %%: the variant's per-op cost relative to %s "
               "(negative = faster), the geometric mean of per-block ratios "
-              "with its 95%% t interval.  p: Wilcoxon signed-rank test on "
-              "those ratios, Holm-corrected over the table's %zu tests.  "
+              "with its 95%% t interval (per row, unadjusted).  p: the "
+              "paired t test on the same log ratios (the interval excludes "
+              "zero exactly when its raw p is below 0.05), Holm-corrected "
+              "over the table's %zu tests; \"(raw p)\" marks an interval "
+              "that excludes zero while Holm does not reject; \"too few\": "
+              "fewer than %d blocks, the row decides nothing.  "
               "MDE: the smallest change this noise and n detect "
-              "(alpha 0.05, power 0.8); a change below it is not resolved.\n",
-              bl, t->ntests);
+              "(alpha 0.05, power 0.8, t quantiles); a change below it is "
+              "not resolved.\n",
+              bl, t->ntests, RCUPROF_CHANGE_MIN_N);
     md_tail(&b, t, os);
     return rcuprof_sb_done(&b);
 }

@@ -45,6 +45,13 @@ int rcuprof_cmd_parse(const struct rcuprof_cmd_opts *o, int argc, char **argv,
 /* --metric (compare, report): the int field gets RCUPROF_METRIC_*. */
 int rcuprof_cmd_opt_metric(void *target, const struct rcuprof_opt *row,
                            const char *arg, char *err, size_t n);
+/* --target-mde PCT (a double field: a percentage in (0, 1000], an
+ * optional trailing %) and --max-time DUR (a double field, seconds:
+ * 90, 90s, 15m, 2h, 1h30m). */
+int rcuprof_cmd_opt_pct(void *target, const struct rcuprof_opt *row,
+                        const char *arg, char *err, size_t n);
+int rcuprof_cmd_opt_duration(void *target, const struct rcuprof_opt *row,
+                             const char *arg, char *err, size_t n);
 /* The error for an unknown option or a stray operand ARG. */
 void rcuprof_cmd_unexpected(const struct rcuprof_cmd_opts *o, const char *arg);
 

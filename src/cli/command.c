@@ -6,6 +6,8 @@
 #include "results.h"
 #include "scaling.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,6 +98,73 @@ int rcuprof_cmd_opt_metric(void *target, const struct rcuprof_opt *row,
     }
     *(int *)((char *)target + row->off) = m;
     return 0;
+}
+
+int rcuprof_cmd_opt_pct(void *target, const struct rcuprof_opt *row,
+                        const char *arg, char *err, size_t n)
+{
+    char *end;
+    double v;
+
+    errno = 0;
+    v = strtod(arg, &end);
+    if (end != arg && *end == '%')
+        end++;
+    if (end == arg || *end != '\0' || errno != 0 || !(v > 0) || v > 1000) {
+        snprintf(err, n, "--%s '%s': give a percentage above 0, such as 5 or 2.5%%",
+                 row->name, arg);
+        return -1;
+    }
+    *(double *)((char *)target + row->off) = v;
+    return 0;
+}
+
+int rcuprof_cmd_opt_duration(void *target, const struct rcuprof_opt *row,
+                             const char *arg, char *err, size_t n)
+{
+    const char *p = arg;
+    double total = 0;
+    int parts = 0;
+
+    while (*p != '\0') {
+        char *end;
+        double v;
+
+        errno = 0;
+        v = strtod(p, &end);
+        if (end == p || errno != 0 || !(v >= 0) || !isfinite(v))
+            break;
+        switch (*end) {
+        case 'h':
+            v *= 3600;
+            end++;
+            break;
+        case 'm':
+            v *= 60;
+            end++;
+            break;
+        case 's':
+            end++;
+            break;
+        case '\0':
+            if (parts > 0)
+                goto bad;       /* 1h30: say the unit */
+            break;
+        default:
+            goto bad;
+        }
+        total += v;
+        parts++;
+        p = end;
+    }
+    if (*p != '\0' || parts == 0 || !(total >= 1) || total > 30 * 86400.0)
+        goto bad;
+    *(double *)((char *)target + row->off) = total;
+    return 0;
+ bad:
+    snprintf(err, n, "--%s '%s': give a duration of 1 s to 30 days, such as 90, 90s, 15m or 1h30m",
+             row->name, arg);
+    return -1;
 }
 
 int rcuprof_results_load_all(rcuprof_results *rs, char *const *paths,

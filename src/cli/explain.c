@@ -39,6 +39,7 @@
 #define EXPLAIN_MAX_COUNTS 64
 #define EXPLAIN_MAX_CASES 16
 #define EXPLAIN_REPS_MAX 1000
+#define EXPLAIN_BLOCKS_MAX 1000
 
 enum { MOD_MAIN = 0, MOD_ALT, MOD_NOWRITERS, MOD_PAIR };
 
@@ -82,7 +83,10 @@ struct explain {
     int writers;
     struct cell *cells;
     size_t ncells;
-    unsigned reps;
+    unsigned reps;              /* the first stage when adaptive */
+    unsigned blocks;            /* blocks run */
+    double target_mde, max_time; /* adaptive: target %, or NAN; seconds */
+    char adapt_note[512];       /* adaptive: why it stopped */
     uint64_t seed, timeout, max_pairs;
     size_t runs_total, runs_failed;
     json_t *notes;
@@ -114,10 +118,11 @@ struct explain_args {
     const char *threads, *variant, *out;
     unsigned reps;
     uint64_t seed, max_pairs, timeout;
+    double target_mde, max_time;
 };
 
 enum { ARG_THREADS, ARG_VARIANT, ARG_REPS, ARG_OUT, ARG_SEED, ARG_MAX_PAIRS,
-       ARG_TIMEOUT, ARG_PIN, ARG_HELP, ARG_N };
+       ARG_TIMEOUT, ARG_TARGET_MDE, ARG_MAX_TIME, ARG_PIN, ARG_HELP, ARG_N };
 
 /* --pin: explain chooses the placements. */
 static int opt_pin(void *target, const struct rcuprof_opt *row,
@@ -149,6 +154,12 @@ static const struct rcuprof_opt explain_rows[ARG_N] = {
     RCUPROF_OPTION(RCUPROF_OPT_SECONDS, "timeout", 0, "S", "120", 1, 86400,
                    struct explain_args, timeout, NULL,
                    "kill a run after S seconds"),
+    RCUPROF_OPTION(RCUPROF_OPT_CALLBACK, "target-mde", 0, "PCT", "", 0, 0,
+                   struct explain_args, target_mde, rcuprof_cmd_opt_pct,
+                   "adaptive: after the --reps blocks, add blocks until every cell's minimum detectable effect is at most PCT %"),
+    RCUPROF_OPTION(RCUPROF_OPT_CALLBACK, "max-time", 0, "DUR", "", 0, 0,
+                   struct explain_args, max_time, rcuprof_cmd_opt_duration,
+                   "adaptive: add no block that would end after DUR (90, 15m, 1h30m) from the start"),
     RCUPROF_OPTION(RCUPROF_OPT_CALLBACK, "pin", 0, "POLICY", "", 0, 0,
                    struct explain_args, threads, opt_pin, NULL),
     RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 0, "", "", 0, 0, NULL),
@@ -533,11 +544,16 @@ static int run_one(struct explain *x, struct cell *cl, int first,
         x->runs_failed++;
     run.ok = !failed;
     if (cl->mod == MOD_PAIR) {
-        if (cl->rtt == NULL)
-            cl->rtt = calloc(x->reps, sizeof(double));
-        if (cl->rtt == NULL) {
-            json_decref(res);
-            return -1;
+        if (cl->n == cl->cap) {     /* adaptive blocks: more than --reps */
+            size_t cap = cl->cap ? cl->cap * 2 : x->reps + 1;
+            double *nr = realloc(cl->rtt, cap * sizeof(*nr));
+
+            if (nr == NULL) {
+                json_decref(res);
+                return -1;
+            }
+            cl->rtt = nr;
+            cl->cap = cap;
         }
         if (!failed) {
             const json_t *t0 = json_array_get(json_object_get(res, "threads"),
@@ -643,20 +659,23 @@ static void fill_side(struct explain *x, unsigned threads,
         s->place[p] = x->plans[ci][p];
         cl = cell_get(x, threads, p, MOD_MAIN);
         if (cl != NULL)
-            rcuprof_explain_aggregate(cl->runs, cl->n, RCUPROF_EXPLAIN_LEVEL,
+            rcuprof_explain_aggregate_staged(cl->runs, cl->n, x->reps,
+                                             RCUPROF_EXPLAIN_LEVEL,
                                       &s->agg[p]);
         else
             rcuprof_explain_agg_init(&s->agg[p]);
     }
     cl = cell_get(x, threads, 0, MOD_ALT);
     if (cl != NULL)
-        rcuprof_explain_aggregate(cl->runs, cl->n, RCUPROF_EXPLAIN_LEVEL,
+        rcuprof_explain_aggregate_staged(cl->runs, cl->n, x->reps,
+                                             RCUPROF_EXPLAIN_LEVEL,
                                   &s->alt);
     else
         rcuprof_explain_agg_init(&s->alt);
     cl = cell_get(x, threads, 0, MOD_NOWRITERS);
     if (cl != NULL)
-        rcuprof_explain_aggregate(cl->runs, cl->n, RCUPROF_EXPLAIN_LEVEL,
+        rcuprof_explain_aggregate_staged(cl->runs, cl->n, x->reps,
+                                             RCUPROF_EXPLAIN_LEVEL,
                                   &s->nowriters);
     else
         rcuprof_explain_agg_init(&s->nowriters);
@@ -726,6 +745,17 @@ static int explain_parse(int argc, char **argv, struct explain *x)
     if (rc != 0)
         return rc > 0 ? -1 : RCUPROF_ERR_USAGE;
     x->reps = a.reps;
+    x->target_mde = seen[ARG_TARGET_MDE] ? a.target_mde : NAN;
+    x->max_time = a.max_time;
+    if (seen[ARG_TARGET_MDE] && x->reps < RCUPROF_CHANGE_MIN_N) {
+        rcuprof_err("explain: --target-mde: the --reps blocks are its first stage and need at least %d (5 to 10 recommended): raise --reps",
+                    RCUPROF_CHANGE_MIN_N);
+        return RCUPROF_ERR_USAGE;
+    }
+    if (seen[ARG_MAX_TIME] && !seen[ARG_TARGET_MDE]) {
+        rcuprof_err("explain: --max-time bounds the blocks --target-mde adds: give --target-mde PCT too");
+        return RCUPROF_ERR_USAGE;
+    }
     x->timeout = a.timeout;
     x->max_pairs = a.max_pairs;
     x->seed = a.seed;
@@ -978,47 +1008,156 @@ static void explain_pair_figures(struct explain *x)
     }
 }
 
+/* One block: every cell once, in an order shuffled from the stream st. */
+static int run_block(struct explain *x, size_t *order, uint64_t *st,
+                     int *first)
+{
+    char err[1024];
+    size_t i;
+
+    for (i = 0; i < x->ncells; i++)
+        order[i] = i;
+    rcuprof_rand_shuffle(order, x->ncells, st);
+    for (i = 0; i < x->ncells; i++) {
+        int r = run_one(x, &x->cells[order[i]], *first, err, sizeof(err));
+
+        *first = 0;
+        if (r == -2) {
+            rcuprof_err("explain: %s", err);
+            return RCUPROF_ERR_USAGE;
+        } else if (r == -3) {
+            rcuprof_err("explain: %s: check it is executable", err);
+            return RCUPROF_ERR_SYSTEM;
+        } else if (r != 0) {
+            rcuprof_err("explain: out of memory");
+            return RCUPROF_ERR_SYSTEM;
+        }
+    }
+    return 0;
+}
+
+/*
+ * Adaptive: the blocks every measured cell needs for its MDE (against a
+ * like cell) to reach the target, from the first stage's spread (Stein),
+ * the worst MDE now and its cell.  0 when every cell has a figure.
+ */
+static int explain_need(struct explain *x, size_t *need, double *worst,
+                        char *where, size_t n)
+{
+    size_t i, unknown = 0;
+
+    *need = 0;
+    *worst = NAN;
+    snprintf(where, n, "?");
+    for (i = 0; i < x->ncells; i++) {
+        const struct cell *cl = &x->cells[i];
+        rcuprof_explain_agg a;
+        double mde;
+        size_t k;
+
+        if (cl->mod == MOD_PAIR)
+            continue;
+        rcuprof_explain_aggregate_staged(cl->runs, cl->n, x->reps,
+                                         RCUPROF_EXPLAIN_LEVEL, &a);
+        if (rcuprof_explain_agg_need(&a, x->target_mde, EXPLAIN_BLOCKS_MAX,
+                                     &mde, &k) != 0) {
+            unknown++;
+            continue;
+        }
+        if (k > *need)
+            *need = k;
+        if (!(*worst >= mde)) {
+            *worst = mde;
+            snprintf(where, n, "%u threads, %s%s", cl->threads,
+                     x->pnames[cl->mod == MOD_MAIN ? cl->place : 0],
+                     cl->mod == MOD_ALT ? ", other harness"
+                     : cl->mod == MOD_NOWRITERS ? ", no writers" : "");
+        }
+    }
+    if (unknown > 0) {
+        size_t len = strlen(where);
+
+        snprintf(where + len, n - len, "; %zu cell(s) without 2 successful first-stage runs left out",
+                 unknown);
+    }
+    return isfinite(*worst) ? 0 : -1;
+}
+
+/* After a block of an adaptive run: 1 to add another, 0 to stop (why in
+ * x->adapt_note). */
+static int explain_more(struct explain *x, double t0, double t_stage)
+{
+    double now = rcuprof_time_mono_s(), worst, block_s, eta;
+    size_t need;
+    char where[256];
+
+    if (explain_need(x, &need, &worst, where, sizeof(where)) != 0) {
+        snprintf(x->adapt_note, sizeof(x->adapt_note),
+                 "adaptive: stopped after %u blocks: no cell has 2 successful first-stage runs",
+                 x->blocks);
+        return 0;
+    }
+    block_s = (now - t_stage) / (double)(x->blocks > x->reps
+                                         ? x->blocks - x->reps : x->reps);
+    eta = need > x->blocks ? block_s * (double)(need - x->blocks) : 0;
+    if (x->max_time > 0 && eta > x->max_time - (now - t0))
+        eta = fmax(0, x->max_time - (now - t0));
+    fprintf(stderr, "explain: adaptive: %u blocks, worst MDE %.1f%% (%s), target %.3g%%: %zu blocks needed, eta %.0f s\n",
+            x->blocks, worst, where, x->target_mde, need, eta);
+    if (need <= x->blocks) {
+        snprintf(x->adapt_note, sizeof(x->adapt_note),
+                 "adaptive: target reached after %u blocks (first stage %u): worst MDE %.1f%% <= %.3g%% (%s); Stein's two-stage intervals",
+                 x->blocks, x->reps, worst, x->target_mde, where);
+        return 0;
+    }
+    if (x->blocks >= EXPLAIN_BLOCKS_MAX
+        || (x->max_time > 0 && now - t0 + block_s > x->max_time)) {
+        snprintf(x->adapt_note, sizeof(x->adapt_note),
+                 "adaptive: %s after %u blocks (first stage %u): worst MDE %.1f%% > target %.3g%% (%s; %zu blocks needed); the intervals are valid, only wider than asked",
+                 x->blocks >= EXPLAIN_BLOCKS_MAX ? "block limit reached"
+                 : "time ran out", x->blocks, x->reps, worst, x->target_mde,
+                 where, need);
+        return 0;
+    }
+    return 1;
+}
+
 /*
  * Run: every cell once per block, in an order shuffled from the seed (one
- * stream over all blocks), then each pair's figures.  0 or an exit code.
+ * stream over all blocks); adaptive, more blocks after the first --reps;
+ * then each pair's figures.  0 or an exit code.
  */
 static int explain_run_interleaved(struct explain *x)
 {
-    size_t *order = malloc((x->ncells + 1) * sizeof(*order)), i, b;
+    size_t *order = malloc((x->ncells + 1) * sizeof(*order));
     uint64_t st = x->seed;
-    char err[1024];
+    double t0 = rcuprof_time_mono_s(), t_stage = t0;
     int first = 1, rc = 0;
 
     if (order == NULL) {
         rcuprof_err("explain: out of memory");
         return RCUPROF_ERR_SYSTEM;
     }
-    fprintf(stderr, "explain: %s, %zu step(s), %zu thread count(s) x %zu placement(s), %zu CPU pair(s), %u rep(s): %zu runs\n",
+    fprintf(stderr, "explain: %s, %zu step(s), %zu thread count(s) x %zu placement(s), %zu CPU pair(s), %u rep(s): %zu runs%s\n",
             x->variant, x->ncases, x->ncounts, x->nplace, x->npairs, x->reps,
-            x->ncells * x->reps);
-    for (b = 0; b < x->reps && rc == 0; b++) {
-        for (i = 0; i < x->ncells; i++)
-            order[i] = i;
-        rcuprof_rand_shuffle(order, x->ncells, &st);
-        for (i = 0; i < x->ncells && rc == 0; i++) {
-            int r = run_one(x, &x->cells[order[i]], first, err, sizeof(err));
-
-            first = 0;
-            if (r == -2) {
-                rcuprof_err("explain: %s", err);
-                rc = RCUPROF_ERR_USAGE;
-            } else if (r == -3) {
-                rcuprof_err("explain: %s: check it is executable", err);
-                rc = RCUPROF_ERR_SYSTEM;
-            } else if (r != 0) {
-                rcuprof_err("explain: out of memory");
-                rc = RCUPROF_ERR_SYSTEM;
-            }
+            x->ncells * x->reps, isfinite(x->target_mde)
+            ? " in the first stage, then blocks until the target MDE" : "");
+    for (x->blocks = 0; rc == 0; ) {
+        if (x->blocks >= x->reps
+            && (!isfinite(x->target_mde) || !explain_more(x, t0, t_stage)))
+            break;
+        if (x->blocks == x->reps)
+            t_stage = rcuprof_time_mono_s();
+        rc = run_block(x, order, &st, &first);
+        if (rc == 0) {
+            x->blocks++;
+            fprintf(stderr, "explain: block %u/%u done\n", x->blocks,
+                    x->blocks > x->reps ? x->blocks : x->reps);
         }
-        if (rc == 0)
-            fprintf(stderr, "explain: block %zu/%u done\n", b + 1, x->reps);
     }
     free(order);
+    if (rc == 0 && x->adapt_note[0])
+        note(x, "%s", x->adapt_note);
     if (rc == 0)
         explain_pair_figures(x);
     return rc;

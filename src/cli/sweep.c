@@ -8,6 +8,15 @@
  * included), so --resume rebuilds it and skips the points already in the
  * results file.  Each point is one driver process (rcuprof_driver_spawn):
  * a crash or a hang is a recorded failure and the sweep goes on.
+ *
+ * Adaptive (--target-mde, issue 18): the --reps blocks are the first
+ * stage; then blocks are added, one at a time and each interleaved as
+ * before, until every cell's minimum detectable effect reaches the target
+ * (the number of blocks that needs is Stein's, from the first stage's
+ * spread: analysis/compare.c, rcuprof_table_adaptive) or --max-time runs
+ * out.  The plan of block b does not depend on how many blocks follow, so
+ * extending it keeps every point already run; each point is still
+ * appended the moment it finishes.
  */
 #define _GNU_SOURCE
 #include "cli.h"
@@ -47,7 +56,12 @@ struct sweep {
     size_t nvariants;
     unsigned threads[RCUPROF_THREADS_MAX];
     size_t nthreads;
-    unsigned reps;
+    unsigned reps;              /* the spec's: every block (adaptive: the
+                                 * first stage) */
+    unsigned nblocks;           /* blocks planned (>= reps when adaptive) */
+    double target_mde;          /* adaptive: the target in %; NAN if not */
+    double max_time;            /* adaptive: seconds for this invocation;
+                                 * 0 none */
     uint64_t timeout;
     struct plan_point *plan;
     size_t nplan;
@@ -55,31 +69,40 @@ struct sweep {
     int tty;
 };
 
-/* Blocks x thread counts (ascending) x variants (shuffled per count). */
-static int sweep_plan(struct sweep *sw, uint64_t seed)
+/*
+ * Blocks x thread counts (ascending) x variants (shuffled per count), for
+ * nblocks blocks: one stream over the plan, so a longer plan starts with
+ * the shorter one, whose done marks are kept.
+ */
+static int sweep_plan(struct sweep *sw, uint64_t seed, unsigned nblocks)
 {
-    size_t perm[SWEEP_VARIANTS_MAX], i, j, k = 0;
+    size_t perm[SWEEP_VARIANTS_MAX], i, j, k = 0, old = sw->nplan;
+    struct plan_point *np;
     unsigned b;
     uint64_t st = seed;
 
-    sw->nplan = (size_t)sw->reps * sw->nthreads * sw->nvariants;
-    sw->plan = calloc(sw->nplan, sizeof(*sw->plan));
-    if (sw->plan == NULL)
+    np = calloc((size_t)nblocks * sw->nthreads * sw->nvariants, sizeof(*np));
+    if (np == NULL)
         return -1;
-    for (b = 0; b < sw->reps; b++) {
+    for (b = 0; b < nblocks; b++) {
         for (i = 0; i < sw->nthreads; i++) {
             for (j = 0; j < sw->nvariants; j++)
                 perm[j] = j;
             rcuprof_rand_shuffle(perm, sw->nvariants, &st);
             for (j = 0; j < sw->nvariants; j++, k++) {
-                sw->plan[k].block = b;
-                sw->plan[k].threads = sw->threads[i];
-                sw->plan[k].variant = perm[j];
-                sw->plan[k].order = (unsigned)j;
-                sw->plan[k].seq = (unsigned)k;
+                np[k].block = b;
+                np[k].threads = sw->threads[i];
+                np[k].variant = perm[j];
+                np[k].order = (unsigned)j;
+                np[k].seq = (unsigned)k;
+                np[k].done = k < old && sw->plan[k].done;
             }
         }
     }
+    free(sw->plan);
+    sw->plan = np;
+    sw->nplan = k;
+    sw->nblocks = nblocks;
     return 0;
 }
 
@@ -89,10 +112,11 @@ struct sweep_args {
     unsigned reps;
     uint64_t seed, timeout;
     int resume;
+    double target_mde, max_time;
 };
 
 enum { ARG_VARIANTS, ARG_THREADS, ARG_REPS, ARG_OUT, ARG_RESUME, ARG_SEED,
-       ARG_TIMEOUT, ARG_HELP, ARG_N };
+       ARG_TIMEOUT, ARG_TARGET_MDE, ARG_MAX_TIME, ARG_HELP, ARG_N };
 
 static const struct rcuprof_opt sweep_rows[ARG_N] = {
     RCUPROF_OPTION(RCUPROF_OPT_STRING, "variants", 0, "A,B,...", "", 0, 0,
@@ -116,6 +140,12 @@ static const struct rcuprof_opt sweep_rows[ARG_N] = {
     RCUPROF_OPTION(RCUPROF_OPT_SECONDS, "timeout", 0, "S", "120", 1, 86400,
                    struct sweep_args, timeout, NULL,
                    "kill a run after S seconds and record it as timeout"),
+    RCUPROF_OPTION(RCUPROF_OPT_CALLBACK, "target-mde", 0, "PCT", "", 0, 0,
+                   struct sweep_args, target_mde, rcuprof_cmd_opt_pct,
+                   "adaptive: after the --reps blocks, add blocks until every cell's minimum detectable effect is at most PCT %"),
+    RCUPROF_OPTION(RCUPROF_OPT_CALLBACK, "max-time", 0, "DUR", "", 0, 0,
+                   struct sweep_args, max_time, rcuprof_cmd_opt_duration,
+                   "adaptive: add no block that would end after DUR (90, 15m, 1h30m) from the start"),
     RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 0, "", "", 0, 0, NULL),
 };
 
@@ -188,12 +218,12 @@ static void progress(const struct sweep *sw, size_t done, size_t total,
         for (i = 0; i < width; i++)
             fputc(i < fill ? '#' : '.', stderr);
         fprintf(stderr, "] %zu/%zu block %u/%u threads %u %s%s%s eta %s\033[K",
-                done, total, p->block + 1, sw->reps, p->threads,
+                done, total, p->block + 1, sw->nblocks, p->threads,
                 sw->variants[p->variant], what[0] ? ": " : "", what, e);
         fflush(stderr);
     } else if (what[0]) {
         fprintf(stderr, "sweep: %zu/%zu block %u/%u threads %u %s: %s, eta %s\n",
-                done, total, p->block + 1, sw->reps, p->threads,
+                done, total, p->block + 1, sw->nblocks, p->threads,
                 sw->variants[p->variant], what, e);
     }
 }
@@ -202,8 +232,12 @@ static void announce(const struct sweep *sw, size_t todo, uint64_t seed)
 {
     fprintf(stderr, "%ssweep: %zu points (%zu variants x %zu thread counts x %u reps), %zu to run, seed %llu, into %s\n",
             sw->tty ? "\r\033[K" : "", sw->nplan, sw->nvariants,
-            sw->nthreads, sw->reps, todo, (unsigned long long)seed,
+            sw->nthreads, sw->nblocks, todo, (unsigned long long)seed,
             sw->path);
+    if (isfinite(sw->target_mde))
+        fprintf(stderr, "sweep: adaptive: after the first %u blocks, blocks are added until every MDE is at most %.3g%%%s\n",
+                sw->reps, sw->target_mde, sw->max_time > 0
+                ? " or the time runs out" : "");
 }
 
 static int append_json(int fd, json_t *j)
@@ -391,6 +425,8 @@ static int spec_unpack(struct sweep *sw, json_t *spec)
         || json_integer_value(v) > SWEEP_REPS_MAX)
         return -1;
     sw->reps = (unsigned)json_integer_value(v);
+    v = json_object_get(spec, "target_mde_pct");
+    sw->target_mde = json_is_number(v) ? json_number_value(v) : NAN;
     return 0;
 }
 
@@ -444,7 +480,7 @@ static int sweep_spec(struct sweep *sw, const struct sweep_args *a,
 
     if (a->resume && a->variants == NULL && a->threads == NULL
         && !seen[ARG_REPS] && json_object_size(options) == 0
-        && !seen[ARG_SEED]) {
+        && !seen[ARG_SEED] && !seen[ARG_TARGET_MDE]) {
         rcuprof_results prev;
 
         memset(&prev, 0, sizeof(prev));
@@ -475,6 +511,12 @@ static int sweep_spec(struct sweep *sw, const struct sweep_args *a,
         return RCUPROF_ERR_USAGE;
     }
     sw->reps = a->reps;
+    sw->target_mde = seen[ARG_TARGET_MDE] ? a->target_mde : NAN;
+    if (isfinite(sw->target_mde) && sw->reps < RCUPROF_CHANGE_MIN_N) {
+        rcuprof_err("sweep: --target-mde: the --reps blocks are its first stage and need at least %d (5 to 10 recommended): raise --reps",
+                    RCUPROF_CHANGE_MIN_N);
+        return RCUPROF_ERR_USAGE;
+    }
     return 0;
 }
 
@@ -563,10 +605,15 @@ static int sweep_make_plan(struct sweep *sw, const struct sweep_args *a,
                              "reps", (int)sw->reps, "options", options,
                              "seed", (json_int_t)seed,
                              "rcuprof_version", RCUPROF_VERSION);
+        /* Only an adaptive sweep has the member: a sweep that is not
+         * keeps the spec, and the hash, it always had. */
+        if (sw->spec != NULL && isfinite(sw->target_mde))
+            json_object_set_new(sw->spec, "target_mde_pct",
+                                json_real(sw->target_mde));
     }
     if (sw->spec == NULL || rcuprof_spec_hash(sw->spec, sw->hash) != 0
         || sweep_plan(sw, (uint64_t)json_integer_value(json_object_get(
-               sw->spec, "seed"))) != 0) {
+               sw->spec, "seed")), sw->reps) != 0) {
         rcuprof_err("sweep: out of memory");
         return RCUPROF_ERR_SYSTEM;
     }
@@ -583,6 +630,7 @@ static int sweep_resume(struct sweep *sw)
     const char *old;
     char err[1024];
     size_t i, j;
+    unsigned maxb;
     int rc = RCUPROF_ERR_USAGE;
 
     memset(&prev, 0, sizeof(prev));
@@ -623,6 +671,18 @@ static int sweep_resume(struct sweep *sw)
         fprintf(stderr, "rcuprof: warning: %s: %zu corrupt line(s) skipped, the first at line %zu; those points run again\n",
                 sw->path, prev.files[0].n_corrupt,
                 prev.files[0].first_corrupt);
+    /* An adaptive sweep's file may hold blocks beyond the first stage. */
+    for (i = 0, maxb = sw->nblocks; i < prev.npoints; i++)
+        if (prev.points[i].block + 1 > maxb
+            && prev.points[i].block < SWEEP_REPS_MAX)
+            maxb = prev.points[i].block + 1;
+    if (maxb > sw->nblocks
+        && sweep_plan(sw, (uint64_t)json_integer_value(json_object_get(
+               sw->spec, "seed")), maxb) != 0) {
+        rcuprof_err("sweep: out of memory");
+        rc = RCUPROF_ERR_SYSTEM;
+        goto out;
+    }
     for (i = 0; i < prev.npoints; i++) {
         const rcuprof_point *p = &prev.points[i];
 
@@ -686,27 +746,23 @@ static int sweep_create(struct sweep *sw, json_t *point, int usage_fail)
     return 0;
 }
 
-/*
- * Run: every point not done, in plan order, each appended (and synced)
- * the moment it finishes, with progress and an estimate of the time left.
- * 0 (every point ran ok), RCUPROF_ERR_RUN (some failed) or an exit code.
- */
-static int sweep_run(struct sweep *sw)
-{
-    size_t j, todo = 0, done_now = 0, nfail = 0, nok = 0;
-    uint64_t seed = (uint64_t)json_integer_value(json_object_get(sw->spec,
-                                                                 "seed"));
+/* What one invocation has run so far. */
+struct run_state {
+    size_t todo, done_now, nfail, nok;
     double t0;
+    uint64_t seed;
+};
+
+/*
+ * Run: every point of the plan not done, in plan order, each appended (and
+ * synced) the moment it finishes, with progress and an estimate of the
+ * time left.  0 or an exit code (failed points are counted, not fatal).
+ */
+static int sweep_run_plan(struct sweep *sw, struct run_state *rs)
+{
+    size_t j;
     int rc;
 
-    for (j = 0; j < sw->nplan; j++)
-        todo += !sw->plan[j].done;
-    sw->tty = isatty(2);
-    /* A fresh sweep announces itself once its first point is accepted, so a
-     * refused sweep prints its one error line only. */
-    if (sw->fd >= 0)
-        announce(sw, todo, seed);
-    t0 = rcuprof_time_mono_s();
     for (j = 0; j < sw->nplan; j++) {
         struct plan_point *p = &sw->plan[j];
         int usage_fail;
@@ -717,9 +773,10 @@ static int sweep_run(struct sweep *sw)
 
         if (p->done)
             continue;
-        eta = done_now ? (rcuprof_time_mono_s() - t0) / (double)done_now
-                         * (double)(todo - done_now) : -1;
-        progress(sw, done_now, todo, p, "", eta);
+        eta = rs->done_now ? (rcuprof_time_mono_s() - rs->t0)
+                             / (double)rs->done_now
+                             * (double)(rs->todo - rs->done_now) : -1;
+        progress(sw, rs->done_now, rs->todo, p, "", eta);
         point = run_point(sw, p, &usage_fail, &per_op);
         if (point == NULL) {
             if (sw->tty)
@@ -733,7 +790,7 @@ static int sweep_run(struct sweep *sw)
                 json_decref(point);
                 return rc;
             }
-            announce(sw, todo, seed);
+            announce(sw, rs->todo, rs->seed);
         }
         if (append_json(sw->fd, point) != 0) {
             if (sw->tty)
@@ -744,25 +801,156 @@ static int sweep_run(struct sweep *sw)
             return RCUPROF_ERR_SYSTEM;
         }
         p->done = 1;
-        done_now++;
+        rs->done_now++;
         if (strcmp(st, "ok") == 0) {
-            nok++;
+            rs->nok++;
             snprintf(what, sizeof(what), "ok, %.1f ns/op", per_op);
         } else {
-            nfail++;
+            rs->nfail++;
             snprintf(what, sizeof(what), "%s (%.100s)", st,
                      json_string_value(json_object_get(point, "message")));
         }
         json_decref(point);
-        eta = (rcuprof_time_mono_s() - t0) / (double)done_now
-              * (double)(todo - done_now);
-        progress(sw, done_now, todo, p, what, eta);
+        eta = (rcuprof_time_mono_s() - rs->t0) / (double)rs->done_now
+              * (double)(rs->todo - rs->done_now);
+        progress(sw, rs->done_now, rs->todo, p, what, eta);
     }
-    if (sw->tty && todo > 0)
+    return 0;
+}
+
+/* The adaptive figures of what the file holds now (every variant against
+ * the first, or the cells of one variant).  0, or -1 with why. */
+static int sweep_need(const struct sweep *sw, rcuprof_adaptive_need *need,
+                      char *why, size_t n)
+{
+    rcuprof_results rs;
+    rcuprof_table t;
+    char err[512];
+    int rc = -1;
+
+    memset(&rs, 0, sizeof(rs));
+    memset(&t, 0, sizeof(t));
+    if (rcuprof_results_read(&rs, sw->path, err, sizeof(err)) != 0
+        || (rs.nvariants >= 2
+            ? rcuprof_table_build(&rs, NULL, RCUPROF_METRIC_WALL, &t, err,
+                                  sizeof(err))
+            : rcuprof_table_describe(&rs, RCUPROF_METRIC_WALL, &t, err,
+                                     sizeof(err))) != 0) {
+        snprintf(why, n, "%.200s", err);
+    } else if (rcuprof_table_adaptive(&t, sw->target_mde, SWEEP_REPS_MAX,
+                                      need) != 0) {
+        snprintf(why, n, "no cell has 2 successful first-stage blocks: its spread is unknown");
+    } else {
+        snprintf(why, n, "%s@%u", t.variants[need->worst_v],
+                 t.threads[need->worst_ti]);
+        rc = 0;
+    }
+    rcuprof_table_free(&t);
+    rcuprof_results_free(&rs);
+    return rc;
+}
+
+/*
+ * Adaptive: after the first stage, one more block at a time while the
+ * worst MDE is above the target (Stein: the blocks needed come from the
+ * first stage's spread) and the next block fits in --max-time.  The
+ * reason it stopped goes to stop.  0 or an exit code.
+ */
+static int sweep_adapt(struct sweep *sw, struct run_state *rs, char *stop,
+                       size_t n)
+{
+    size_t per_block = sw->nthreads * sw->nvariants;
+    double t_adapt = rcuprof_time_mono_s(), block_s = NAN;
+    unsigned added = 0;
+    int rc;
+
+    for (;;) {
+        rcuprof_adaptive_need need;
+        char where[256], e[32];
+        double elapsed = rcuprof_time_mono_s() - rs->t0, eta;
+
+        if (sweep_need(sw, &need, where, sizeof(where)) != 0) {
+            snprintf(stop, n, "adaptive: stopped after %u blocks: %s",
+                     sw->nblocks, where);
+            return 0;
+        }
+        if (added > 0)
+            block_s = (rcuprof_time_mono_s() - t_adapt) / added;
+        else if (rs->done_now >= per_block)
+            block_s = elapsed / ((double)rs->done_now / (double)per_block);
+        eta = need.blocks > sw->nblocks && isfinite(block_s)
+              ? block_s * (double)(need.blocks - sw->nblocks) : 0;
+        if (sw->max_time > 0 && eta > sw->max_time - elapsed)
+            eta = fmax(0, sw->max_time - elapsed);
+        fmt_dur(isfinite(block_s) ? eta : -1, e, sizeof(e));
+        fprintf(stderr, "%ssweep: adaptive: %u blocks, worst MDE %.1f%% (%s), target %.3g%%: %zu blocks needed%s, eta %s\n",
+                sw->tty ? "\r\033[K" : "", sw->nblocks, need.worst_mde_pct,
+                where, sw->target_mde, need.blocks,
+                need.blocks > SWEEP_REPS_MAX ? " (more than the limit)" : "",
+                e);
+        if (need.blocks <= sw->nblocks) {
+            snprintf(stop, n, "adaptive: target reached after %u blocks: worst MDE %.1f%% <= %.3g%% (%s)",
+                     sw->nblocks, need.worst_mde_pct, sw->target_mde, where);
+            return 0;
+        }
+        if (sw->nblocks >= SWEEP_REPS_MAX) {
+            snprintf(stop, n, "adaptive: block limit %d reached: worst MDE %.1f%% > %.3g%% (%s)",
+                     SWEEP_REPS_MAX, need.worst_mde_pct, sw->target_mde,
+                     where);
+            return 0;
+        }
+        if (sw->max_time > 0
+            && (elapsed >= sw->max_time
+                || (isfinite(block_s) && elapsed + block_s > sw->max_time))) {
+            snprintf(stop, n, "adaptive: time ran out after %u blocks: worst MDE %.1f%% > target %.3g%% (%s; %zu blocks needed); the intervals are valid, only wider than asked",
+                     sw->nblocks, need.worst_mde_pct, sw->target_mde, where,
+                     need.blocks);
+            return 0;
+        }
+        if (sweep_plan(sw, rs->seed, sw->nblocks + 1) != 0) {
+            rcuprof_err("sweep: out of memory");
+            return RCUPROF_ERR_SYSTEM;
+        }
+        rs->todo += per_block;
+        if ((rc = sweep_run_plan(sw, rs)) != 0)
+            return rc;
+        added++;
+    }
+}
+
+/*
+ * Run the plan, then (adaptive) add blocks.  0 (every point ran ok),
+ * RCUPROF_ERR_RUN (some failed) or an exit code.
+ */
+static int sweep_run(struct sweep *sw)
+{
+    struct run_state rs;
+    char stop[512] = "";
+    size_t j;
+    int rc;
+
+    memset(&rs, 0, sizeof(rs));
+    rs.seed = (uint64_t)json_integer_value(json_object_get(sw->spec, "seed"));
+    for (j = 0; j < sw->nplan; j++)
+        rs.todo += !sw->plan[j].done;
+    sw->tty = isatty(2);
+    /* A fresh sweep announces itself once its first point is accepted, so a
+     * refused sweep prints its one error line only. */
+    if (sw->fd >= 0)
+        announce(sw, rs.todo, rs.seed);
+    rs.t0 = rcuprof_time_mono_s();
+    rc = sweep_run_plan(sw, &rs);
+    if (rc == 0 && isfinite(sw->target_mde) && sw->fd >= 0)
+        rc = sweep_adapt(sw, &rs, stop, sizeof(stop));
+    if (rc != 0)
+        return rc;
+    if (sw->tty && rs.todo > 0)
         fputc('\n', stderr);
     printf("sweep: %zu points run (%zu ok, %zu failed), %zu already done; results in %s\n",
-           done_now, nok, nfail, sw->nplan - todo, sw->path);
-    return nfail > 0 ? RCUPROF_ERR_RUN : RCUPROF_OK;
+           rs.done_now, rs.nok, rs.nfail, sw->nplan - rs.todo, sw->path);
+    if (stop[0])
+        printf("sweep: %s\n", stop);
+    return rs.nfail > 0 ? RCUPROF_ERR_RUN : RCUPROF_OK;
 }
 
 int rcuprof_cmd_sweep(int argc, char **argv)
@@ -782,12 +970,19 @@ int rcuprof_cmd_sweep(int argc, char **argv)
     }
     sw.dir = args.out;
     sw.timeout = args.timeout;
+    sw.max_time = args.max_time;
+    sw.target_mde = NAN;
     if (sw.dir == NULL) {
         rcuprof_err("sweep: --out DIR is required: the folder for results.jsonl");
         rc = RCUPROF_ERR_USAGE;
     } else if (snprintf(sw.path, sizeof(sw.path), "%s/results.jsonl", sw.dir)
                >= (int)sizeof(sw.path)) {
         rcuprof_err("sweep: --out '%s' is too long: use a shorter path", sw.dir);
+        rc = RCUPROF_ERR_USAGE;
+    }
+    if (rc == 0 && seen[ARG_MAX_TIME] && !seen[ARG_TARGET_MDE]
+        && !args.resume) {
+        rcuprof_err("sweep: --max-time bounds the blocks --target-mde adds: give --target-mde PCT too");
         rc = RCUPROF_ERR_USAGE;
     }
     if (rc == 0)

@@ -100,7 +100,7 @@ head -3 "$TMP/c.md" | grep -qF "| threads | stock (baseline) | rcu-sync | rcu-no
     && pass "compact table: one column per variant" || fail "compact header: $(head -3 "$TMP/c.md")"
 w=$("$PY" -c "import sys; print(max(len(l.rstrip('\n')) for l in open(sys.argv[1]) if l.startswith('|')))" "$TMP/c.md")
 [ "$w" -le 120 ] && pass "compact table, three variants: widest row $w characters (<= 120)" || fail "compact table rows up to $w characters"
-grep -q "✓ resolved: its 95% interval excludes 0 and its p, Holm-adjusted" "$TMP/c.md" \
+grep -q "✓ resolved: its p (the paired t test on the per-block log ratios, the test its 95% interval comes from), Holm-adjusted" "$TMP/c.md" \
     && pass "the resolved mark is explained under the table" || fail "no footnote for the mark"
 w=$("$PY" -c "import sys; print(max(len(l.rstrip('\n')) for l in open(sys.argv[1]) if l.startswith('|')))" "$TMP/cw.md")
 [ "$w" -gt 120 ] && pass "md-wide keeps the wide table ($w characters)" || fail "md-wide is not the wide table"

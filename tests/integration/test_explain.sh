@@ -1,8 +1,9 @@
 # rcuprof explain end to end on this machine: listed counts 1, C, 2C (1, 2,
-# 4 on the 2-CPU VM), two interleaved repetitions of 50 ms.  Checks the
-# classification from the measurements (2C threads oversubscribed, with
-# utilisation at most about CPUs/threads and run-queue delay; C threads
-# not), the round-trip matrix, that pinned runs ran where planned, both
+# 4 on the 2-CPU VM), five interleaved repetitions of 50 ms (a verdict rests
+# on the interval of its ratio: two runs a cell give intervals too wide to
+# decide anything).  Checks the classification from the measurements (2C
+# threads oversubscribed, with utilisation at most about CPUs/threads and
+# run-queue delay; C threads not), the round-trip matrix, that pinned runs ran where planned, both
 # output files; a sweep's results explained; bad input refused with one
 # line, exit 2 and nothing written.  Never asserts a timing.
 . "$(dirname "$0")/lib.sh"
@@ -25,7 +26,7 @@ OVER=$((2 * C))
 
 # ---- listed counts ------------------------------------------------------
 OUT="$TMP/ex"
-"$RCUPROF" explain --threads "$LIST" --variant "$V" --reps 2 \
+"$RCUPROF" explain --threads "$LIST" --variant "$V" --reps 5 \
     --duration-ms 50 --out "$OUT" >"$TMP/stdout" 2>"$TMP/stderr"
 rc=$?
 [ "$rc" -eq 0 ] && pass "explain --threads $LIST exits 0" \
@@ -108,8 +109,13 @@ check(rep["rtt"]["matrix"][0][1] is not None, "matrix cell [0][1] filled")
 pinned = [m for c in rep["cases"] for m in c["measurements"]
           if m["planned_cpus"] is not None and m["metrics"]["runs"] > 0]
 check(len(pinned) > 0, "pinned placements were run")
-check(all(m["metrics"]["placed"] is True for m in pinned),
-      "every pinned run started and ended on its planned CPU")
+# A pinned thread is judged by the CPUs it reported in its window; one
+# that never entered the window (late on a loaded machine) reports -1 and
+# is not judged (it used to read as CPU 0, and so as misplaced).
+check(all(m["metrics"]["placed"] is not False for m in pinned),
+      "no pinned run started or ended off its planned CPU")
+check(any(m["metrics"]["placed"] is True for m in pinned),
+      "pinned runs were judged against their plan")
 unpinned = [m for c in rep["cases"] for m in c["measurements"]
             if m["planned_cpus"] is None and m["metrics"]["runs"] > 0]
 check(all(m["metrics"]["placed"] is None for m in unpinned),
@@ -152,6 +158,39 @@ PY
 else
     fail "the sweep for explain RESULTS failed"
 fi
+
+# ---- adaptive repetitions (issue 18): --reps 3 as the first stage, then
+# blocks until every cell's MDE is at most 400% or 20 s have passed.  Which
+# of the two stops it depends on this machine's noise, so the test checks
+# that a note says which, that whole blocks ran, and that the verdicts
+# quote their ratios' intervals. ----
+# (Exit 1, a run that failed, is the loaded machine's, not what this
+# block is about: the report is still written and checked.)
+"$RCUPROF" explain --threads 1,2 --variant "$V" --reps 3 --duration-ms 50 \
+    --target-mde 400 --max-time 20 --out "$TMP/exa" >/dev/null 2>"$TMP/exa.err"
+rc=$?
+[ "$rc" -le 1 ] && [ -s "$TMP/exa/explain.json" ] \
+    && pass "adaptive explain wrote its report (exit $rc)" \
+    || fail "adaptive explain: exit $rc: $(tail -3 "$TMP/exa.err")"
+grep -q "^explain: adaptive: [0-9]* blocks, worst MDE [0-9.]*% (.*), target 400%: [0-9]* blocks needed, eta" "$TMP/exa.err" \
+    && pass "adaptive explain: progress shows the worst MDE, the blocks needed, the time left" \
+    || fail "adaptive explain progress: $(grep adaptive "$TMP/exa.err" | head -3)"
+"$PY" - "$TMP/exa/explain.json" <<'PY' && pass "adaptive explain: the note says why it stopped; verdicts quote intervals" || fail "adaptive explain json"
+import json, re, sys
+rep = json.load(open(sys.argv[1]))
+notes = [n for n in rep["notes"] if n.startswith("adaptive: ")]
+assert len(notes) == 1 and re.match(r"adaptive: (target reached|time ran out|block limit reached) after \d+ blocks \(first stage 3\)", notes[0]), rep["notes"]
+assert int(re.search(r"after (\d+) blocks", notes[0]).group(1)) >= 3, notes
+case = next(c for c in rep["cases"] if c["reference"] is not None)
+lines = [l for r in case["rules"] for l in r["for"] + r["against"]]
+assert any(re.search(r"\d\.\d\dx \[\d+\.\d\d, \d+\.\d\d\]", l) for l in lines), lines
+PY
+expect_error 2 "give --target-mde PCT too" "$RCUPROF" explain --threads 1,2 \
+    --variant "$V" --max-time 60
+expect_error 2 "--target-mde 'x'" "$RCUPROF" explain --threads 1,2 \
+    --variant "$V" --target-mde x
+expect_error 2 "need at least 3" "$RCUPROF" explain --threads 1,2 \
+    --variant "$V" --target-mde 20 --reps 2
 
 # ---- bad input: one line, exit 2, nothing written -------------------------
 expect_error 2 "unknown variant" "$RCUPROF" explain --threads 1,2 \

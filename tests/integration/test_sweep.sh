@@ -146,16 +146,119 @@ r = [json.loads(l) for l in open('$TMP/s5/results.jsonl')][1]
 assert r['status'] == 'failed' and r['exit'] == 4 and r['message'], r
 " && pass "driver exit 4 recorded as failed with its message" || fail "injected failure"
 
+# --- Adaptive repetitions (--target-mde, --max-time; issue 18), on
+# stand-in drivers whose figures are a recorded result with set costs: the
+# baseline costs 1000 ns, the candidate exp(0.1), exp(0.3), exp(0.2) times
+# that in the three first-stage blocks (log ratios of SD 0.1) and
+# exp(0.25) times after.  Stein's rule (analysis/README.md): a 20% MDE
+# needs (5.363313 x 0.1 / ln 1.2)^2 = 8.65, so 9 blocks.  Deterministic:
+# nothing here depends on the machine's speed but the --max-time part,
+# which asserts the reason and the file, not a count. ---
+"$PY" - "$TMP/s1/results.jsonl" "$TMP/template.json" <<'PY'
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])][1]["result"]
+json.dump(r, open(sys.argv[2], "w"))
+PY
+adir="$TMP/adapt"
+mkdir -p "$adir"
+cp "$RCUPROF" "$adir/rcuprof"
+for v in "$A" "$B"; do
+cat > "$adir/rcuprof-stress-$v" <<PY
+#!/usr/bin/python3
+import json, math, os, time
+base = "$v" == "$A"
+cnt = "$adir/count-$v"
+k = int(open(cnt).read()) if os.path.exists(cnt) else 0
+open(cnt, "w").write(str(k + 1))
+time.sleep(float(os.environ.get("STANDIN_SLEEP", "0")))
+lr = [0.1, 0.3, 0.2][k] if k < 3 else 0.25
+w = 1000.0 if base else 1000.0 * math.exp(lr)
+r = json.load(open("$TMP/template.json"))
+r["run"]["wall_ns_per_op"] = w
+r["run"]["cpu_ns_per_op"] = w
+r["run"]["ops_per_s"] = 1e9 / w
+print(json.dumps(r))
+PY
+chmod +x "$adir/rcuprof-stress-$v"
+done
+AS=(--variants "$A","$B" --threads 1 --reps 3 --target-mde 20 "${RUN[@]}" --seed 7)
+expect_error 2 "--target-mde '0'" "$adir/rcuprof" sweep "${AS[@]}" --target-mde 0 --out "$TMP/abad"
+expect_error 2 "--max-time 'soon'" "$adir/rcuprof" sweep "${AS[@]}" --max-time soon --out "$TMP/abad"
+expect_error 2 "need at least 3" "$adir/rcuprof" sweep "${AS[@]}" --reps 2 --out "$TMP/abad"
+expect_error 2 "give --target-mde PCT too" "$adir/rcuprof" sweep --variants "$A","$B" --threads 1 --reps 3 --max-time 60 "${RUN[@]}" --out "$TMP/abad"
+# Interrupted in the adaptive blocks (the stand-in's count file tells when
+# the candidate's fourth run started), then resumed: nothing lost, the
+# same 9 blocks in the end.
+( STANDIN_SLEEP=0.1 RCUPROF_BINDIR=$adir "$adir/rcuprof" sweep "${AS[@]}" --out "$TMP/a1" >/dev/null 2>"$TMP/a1a.err" & echo $! > "$TMP/a1.pid"; wait ) &
+for _ in $(seq 1 600); do
+    [ "$(cat "$adir/count-$B" 2>/dev/null || echo 0)" -ge 4 ] && break
+    sleep 0.05
+done
+kill -TERM "$(cat "$TMP/a1.pid")" 2>/dev/null
+wait
+n1=$(($(wc -l < "$TMP/a1/results.jsonl") - 1))
+if RCUPROF_BINDIR=$adir "$adir/rcuprof" sweep "${AS[@]}" --out "$TMP/a1" --resume >"$TMP/a1.out" 2>"$TMP/a1.err"; then
+    pass "adaptive sweep resumed after a kill at $n1 points"
+else
+    fail "adaptive resume: $(cat "$TMP/a1.err")"
+fi
+grep -q "adaptive: target reached after 9 blocks: worst MDE 1[0-9].[0-9]% <= 20%" "$TMP/a1.out" \
+    && pass "stopped when the target was reached: 9 blocks" || fail "adaptive stop: $(cat "$TMP/a1.out" "$TMP/a1.err")"
+cat "$TMP/a1a.err" "$TMP/a1.err" | grep -q "sweep: adaptive: [0-9]* blocks, worst MDE [0-9.]*% ($B@1), target 20%: 9 blocks needed, eta" \
+    && pass "progress shows the worst MDE, the blocks needed and the time left" || fail "adaptive progress: $(cat "$TMP/a1a.err" "$TMP/a1.err")"
+check_points "$TMP/a1/results.jsonl" 18 && pass "18 points, each appended once, none twice across the kill" || fail "adaptive points"
+"$PY" - "$TMP/a1/results.jsonl" <<'PY' && pass "spec records the target; blocks 0..8, each complete" || fail "adaptive file"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert rows[0]["spec"]["target_mde_pct"] == 20 and rows[0]["spec"]["reps"] == 3, rows[0]
+blocks = sorted(r["block"] for r in rows[1:])
+assert blocks == sorted(list(range(9)) * 2), blocks
+PY
+# compare: MDE at or below the target at 9 blocks, above it at 8 (the
+# file cut after block 7), the row Stein's.
+"$RCUPROF" compare "$TMP/a1/results.jsonl" --format csv --out "$TMP/a9.csv"
+"$PY" - "$TMP/a1/results.jsonl" "$TMP/a8.jsonl" <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+keep = [lines[0]] + [l for l in lines[1:] if json.loads(l)["block"] < 8]
+open(sys.argv[2], "w").write("\n".join(keep) + "\n")
+PY
+"$RCUPROF" compare "$TMP/a8.jsonl" --format csv --out "$TMP/a8.csv"
+"$PY" - "$TMP/a9.csv" "$TMP/a8.csv" "$B" <<'PY' && pass "compare: MDE <= 20% at 9 blocks, > 20% at 8" || fail "adaptive MDE in compare"
+import csv, sys
+m9 = [r for r in csv.DictReader(open(sys.argv[1])) if r["variant"] == sys.argv[3]][0]
+m8 = [r for r in csv.DictReader(open(sys.argv[2])) if r["variant"] == sys.argv[3]][0]
+assert float(m9["mde_pct"]) <= 20 < float(m8["mde_pct"]), (m9["mde_pct"], m8["mde_pct"])
+assert m9["resolved"] == "1", m9
+PY
+"$RCUPROF" compare "$TMP/a1/results.jsonl" | grep -q "adaptive sweep (target MDE 20%).*Stein's two-stage" \
+    && pass "compare says how the adaptive intervals are made" || fail "adaptive note"
+# --max-time: an unreachable target (1%: thousands of blocks), runs of
+# 0.3 s; it stops with the reason, every point appended whole.
+rm -f "$adir"/count-*
+STANDIN_SLEEP=0.3 RCUPROF_BINDIR=$adir "$adir/rcuprof" sweep "${AS[@]}" --target-mde 1 --max-time 4 --out "$TMP/a2" >"$TMP/a2.out" 2>"$TMP/a2.err"
+grep -q "adaptive: time ran out after [0-9]* blocks: worst MDE .* > target 1% .* blocks needed); the intervals are valid, only wider than asked" "$TMP/a2.out" \
+    && pass "stopped when --max-time ran out, and says so" || fail "max-time: $(cat "$TMP/a2.out" "$TMP/a2.err")"
+"$PY" - "$TMP/a2/results.jsonl" <<'PY' && pass "after --max-time: whole blocks, every line complete" || fail "max-time file"
+import json, sys, collections
+text = open(sys.argv[1]).read()
+assert text.endswith("\n")
+rows = [json.loads(l) for l in text.splitlines()][1:]
+per = collections.Counter(r["block"] for r in rows)
+assert min(per) == 0 and sorted(per) == list(range(len(per))) and set(per.values()) == {2}, per
+assert 3 <= len(per) < 100, per
+PY
+
 # --- compare ---
 "$RCUPROF" compare "$TMP/s2/results.jsonl" > "$TMP/c.md" 2>"$TMP/c.err" && pass "compare md" || fail "compare: $(cat "$TMP/c.err")"
 grep -qF "| threads | $A (baseline) | $B |" "$TMP/c.md" \
     && pass "md (compact) header: one column per variant" || fail "md header: $(head -5 "$TMP/c.md")"
-grep -qE '^\| 1 \| [0-9.]+ \| [0-9.]+ [+-][0-9.]+% \[[+-][0-9.]+, [+-][0-9.]+\]( \[\^u\])?( \xe2\x9c\x93)? \|$' "$TMP/c.md" \
+grep -qE '^\| 1 \| [0-9.]+ \| [0-9.]+ [+-][0-9.]+% \[[+-][0-9.]+, [+-][0-9.]+\]( \[\^u\])?( \xe2\x9c\x93| \[\^h\])? \|$' "$TMP/c.md" \
     && grep -qE '^\| 2 ' "$TMP/c.md" && pass "md rows for 1 and 2 threads" || fail "md rows: $(cat "$TMP/c.md")"
 "$RCUPROF" compare "$TMP/s2/results.jsonl" --format md-wide > "$TMP/cw.md" 2>"$TMP/cw.err" || fail "compare md-wide: $(cat "$TMP/cw.err")"
 grep -qF "| threads | $A ns/op | $A std dev | $B ns/op | $B std dev | change % [95% CI] | p (Holm) | MDE |" "$TMP/cw.md" \
     && pass "md-wide header in the seed's shape" || fail "md-wide header: $(head -5 "$TMP/cw.md")"
-grep -qE '^\| 1 \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [+-][0-9.]+ \[[+-][0-9.]+, [+-][0-9.]+\] \| [0-9.<]+ \| [0-9.]+% \|$' "$TMP/cw.md" \
+grep -qE '^\| 1 \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [+-][0-9.]+ \[[+-][0-9.]+, [+-][0-9.]+\] \| [0-9.<]+( \(raw [0-9.<]+\))? \| [0-9.]+% \|$' "$TMP/cw.md" \
     && grep -qE '^\| 2 ' "$TMP/cw.md" && pass "md-wide rows for 1 and 2 threads" || fail "md-wide rows: $(cat "$TMP/cw.md")"
 "$RCUPROF" compare "$TMP/s2/results.jsonl" --format csv --out "$TMP/c.csv" && "$PY" - "$TMP/c.csv" "$A" "$B" <<'PY' && pass "CSV parses: 4 rows, 6 runs per cell, changes for $B" || fail "csv"
 import csv, sys

@@ -215,6 +215,52 @@ def main():
     print("MDE unpaired mean 10 sd 1,2 n 10,20: %.10f%%"
           % (100 * z * math.sqrt(1 / 10 + 4 / 20) / 10))
 
+    coherent()
+
+
+def cox_interval(x, level=0.95):
+    """Modified Cox interval of a log-normal mean (Armstrong 1992)."""
+    y = [math.log(v) for v in x]
+    m, s = mean_sd(y)
+    n = len(y)
+    v = s * s
+    q = t_quantile(1 - (1 - level) / 2, n - 1)
+    hw = q * math.sqrt(v / n + v * v / (2 * (n - 1)))
+    return math.exp(m + v / 2 - hw), math.exp(m + v / 2 + hw)
+
+
+def mde_t(sd, n, alpha=0.05, power=0.8):
+    q = t_quantile(1 - alpha / 2, n - 1) + t_quantile(power, n - 1)
+    return 100 * (math.exp(q * sd / math.sqrt(n)) - 1)
+
+
+def coherent():
+    """Issue 18: one test per row (paired t on log ratios), Cox intervals,
+    t-quantile MDE, the smallest exact rank-test p."""
+    print("cox 100 120 140: lo %.6f hi %.6f" % cox_interval([100, 120, 140]))
+    print("cox 1000 5000: lo %.6f hi %.6f" % cox_interval([1000, 5000]))
+    print("student 1000 5000 lo:", one_sample_t([1000, 5000])[4])
+    lr = [math.log(r) for r in (1.05, 1.10, 1.20)]
+    m, sd, t, p, lo, hi = one_sample_t(lr)
+    print("table t1: paired t p %.8f mde_t %.6f%%" % (p, mde_t(sd, 3)))
+    lr = [math.log(0.9), math.log(0.85)]
+    m, sd, t, p, lo, hi = one_sample_t(lr)
+    print("table t2: paired t p %.8f mde_t %.6f%% lo %.6f%% hi %.6f%%"
+          % (p, mde_t(sd, 2), 100 * (math.exp(lo) - 1),
+             100 * (math.exp(hi) - 1)))
+    # n = 5 blocks, a consistent -85% change (ratios 0.13 .. 0.17)
+    lr = [math.log(r) for r in (0.13, 0.16, 0.15, 0.17, 0.14)]
+    m, sd, t, p, lo, hi = one_sample_t(lr)
+    print("n5 -85%%: change %.6f%% [%.6f%%, %.6f%%] p %.3e sd %.8f"
+          % (100 * (math.exp(m) - 1), 100 * (math.exp(lo) - 1),
+             100 * (math.exp(hi) - 1), p, sd))
+    print("n5 -85%% Wilcoxon:", signed_rank_brute(lr))
+    print("mde_t sd .1 n 16: %.8f%%  n 2: %.8f%%"
+          % (mde_t(0.1, 16), mde_t(0.1, 2)))
+    for n in range(2, 13):
+        print("n %2d: signed-rank min p %.6f  Mann-Whitney n/n min p %.6f"
+              % (n, 2 / 2 ** n, 2 / math.comb(2 * n, n)))
+
 
 if __name__ == "__main__":
     main()

@@ -122,6 +122,21 @@ static void test_few_runs_and_bad_input(void **state)
     assert_int_equal(rcuprof_explain_detect(th, x, 5, 0.95, 0.8, &d), 0);
     assert_string_equal(d.counts[0].interval, "none");
     assert_string_equal(d.counts[1].interval, "mean-t");
+    rcuprof_explain_detection_free(&d);
+    /* Issue 19: two widely spread runs (1000, 5000 ns).  Student's t on
+     * the raw values gave [-22412.4, 28412.4]; on the logs the interval
+     * stays positive: [0.000800, 2.28e10] widened to hold the median
+     * 3000 (reference_values.py, cox_interval). */
+    {
+        unsigned t2[] = { 2, 2 };
+        double x2[] = { 1000, 5000 };
+
+        assert_int_equal(rcuprof_explain_detect(t2, x2, 2, 0.95, 0.8, &d),
+                         0);
+        assert_string_equal(d.counts[0].interval, "mean-t");
+        assert_true(d.counts[0].lo > 0);
+        assert_true(fabs(d.counts[0].lo - 0.000800) < 1e-6);
+    }
     for (i = 0; i < d.nfindings; i++)
         assert_int_not_equal(d.findings[i].kind, RCUPROF_EXPLAIN_DIP);
     rcuprof_explain_detection_free(&d);

@@ -309,6 +309,86 @@ static void test_mde(void **state)
               RCUPROF_STATS_ETOOFEW);
 }
 
+/*
+ * Issue 18/19: the MDE with t quantiles, the floor of the exact rank
+ * tests, and the interval of a positive mean on the logs.  t quantiles
+ * from reference_values.py (bisection on Simpson-integrated CDFs) and
+ * published tables: t(.975, 15) = 2.131450, t(.8, 15) = 0.866245;
+ * t(.975, 1) = 12.706205, t(.8, 1) = 1.376382; t(.975, 18) = 2.100922,
+ * t(.8, 18) = 0.862049.
+ */
+static void test_mde_t_and_floors(void **state)
+{
+    static const struct {
+        int line;
+        size_t n, m;
+        double sr, mw;          /* 2 / 2^n; 2 / C(n + m, n) */
+    } floors[] = {
+        { __LINE__, 1, 1, 1.0, 1.0 },
+        { __LINE__, 2, 2, 0.5, 2.0 / 6 },
+        { __LINE__, 5, 5, 0.0625, 2.0 / 252 },
+        { __LINE__, 6, 3, 0.03125, 2.0 / 84 },
+        { __LINE__, 10, 10, 2.0 / 1024, 2.0 / 184756 },
+    };
+    double m, lo, hi;
+    size_t i;
+
+    (void)state;
+    /* 100 (exp((2.131450 + 0.866245) 0.1 / 4) - 1) */
+    CHECK_INT(__LINE__, rcuprof_stats_mde_paired_t(0.1, 16, 0.05, 0.8, &m),
+              0);
+    CHECK_NEAR(__LINE__, m, 7.78220266, 1e-5);
+    /* n = 2: 100 (exp((12.706205 + 1.376382) 0.1 / sqrt 2) - 1) */
+    CHECK_INT(__LINE__, rcuprof_stats_mde_paired_t(0.1, 2, 0.05, 0.8, &m), 0);
+    CHECK_NEAR(__LINE__, m, 170.68598934, 1e-4);
+    CHECK_INT(__LINE__, rcuprof_stats_mde_paired_t(0.1, 1, 0.05, 0.8, &m),
+              RCUPROF_STATS_ETOOFEW);
+    /* Welch df = 18 for equal SDs and n: 100 (exp((2.100922 + 0.862049)
+     * sqrt(0.01/10 + 0.01/10)) - 1) */
+    CHECK_INT(__LINE__, rcuprof_stats_mde_unpaired_log(0.1, 10, 0.1, 10,
+                                                       0.05, 0.8, &m), 0);
+    CHECK_NEAR(__LINE__, m, 14.16882390, 1e-5);
+    CHECK_INT(__LINE__, rcuprof_stats_mde_unpaired_log(0, 10, 0, 10, 0.05,
+                                                       0.8, &m), 0);
+    CHECK_NEAR(__LINE__, m, 0, 0);
+    CHECK_INT(__LINE__, rcuprof_stats_mde_unpaired_log(0.1, 1, 0.1, 10,
+                                                       0.05, 0.8, &m),
+              RCUPROF_STATS_ETOOFEW);
+    for (i = 0; i < sizeof(floors) / sizeof(floors[0]); i++) {
+        CHECK_NEAR(floors[i].line, rcuprof_stats_signrank_min_p(floors[i].n),
+                   floors[i].sr, 1e-15);
+        CHECK_NEAR(floors[i].line, rcuprof_stats_mw_min_p(floors[i].n,
+                                                          floors[i].m),
+                   floors[i].mw, 1e-15);
+    }
+    CHECK_NEAR(__LINE__, rcuprof_stats_signrank_min_p(0), NAN, 0);
+    CHECK_NEAR(__LINE__, rcuprof_stats_mw_min_p(0, 3), NAN, 0);
+    /*
+     * Cox on 100 120 140: y = ln x, mean 4.7771481, var 0.0280376;
+     * exp(m + v/2 -+ 4.302653 sqrt(v/3 + v^2/4)) (reference_values.py).
+     */
+    {
+        static const double x[] = { 100, 120, 140 }, two[] = { 1000, 5000 };
+        static const double bad[] = { 1, 0, 2 };
+
+        CHECK_INT(__LINE__, rcuprof_stats_mean_ci_log(x, 3, 0.95, &lo, &hi),
+                  0);
+        CHECK_NEAR(__LINE__, lo, 79.000067, 1e-5);
+        CHECK_NEAR(__LINE__, hi, 184.034588, 1e-5);
+        /* where Student's interval is [-22412.4, 28412.4] */
+        CHECK_INT(__LINE__, rcuprof_stats_mean_ci_log(two, 2, 0.95, &lo,
+                                                      &hi), 0);
+        CHECK_NEAR(__LINE__, lo, 0.000800, 1e-6);
+        CHECK_INT(__LINE__, lo > 0, 1);
+        CHECK_INT(__LINE__, rcuprof_stats_mean_ci_log(bad, 3, 0.95, &lo,
+                                                      &hi),
+                  RCUPROF_STATS_EDEGENERATE);
+        CHECK_INT(__LINE__, rcuprof_stats_mean_ci_log(x, 1, 0.95, &lo, &hi),
+                  RCUPROF_STATS_ETOOFEW);
+        CHECK_NEAR(__LINE__, lo, NAN, 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -320,6 +400,7 @@ int main(void)
         cmocka_unit_test(test_holm),
         cmocka_unit_test(test_holm_properties),
         cmocka_unit_test(test_mde),
+        cmocka_unit_test(test_mde_t_and_floors),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
