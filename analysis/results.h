@@ -13,6 +13,7 @@
 
 # include "rcuprof_stats.h"
 # include "record.h"
+# include "state.h"
 
 # define RCUPROF_RESULTS_SCHEMA "rcuprof-results/1"
 # define RCUPROF_COMPARE_SCHEMA "rcuprof-compare/1"
@@ -67,6 +68,9 @@ typedef struct rcuprof_results_file_st {
     size_t points;              /* point lines read (valid ones) */
     char *host;                 /* env of the first ok point, or NULL */
     char *kernel;
+    /* The machine-state split learned over this file's ok runs (state.h);
+     * each ok point's result.state is tagged with it. */
+    rcuprof_state_split state;
 } rcuprof_results_file;
 
 typedef struct rcuprof_results_st {
