@@ -21,11 +21,43 @@ static void fmt_p(struct rcuprof_sb *b, double p)
         rcuprof_sb_printf(b, "%.3f", p);
 }
 
+/* The state mix of each cell, a small table beside the comparison. */
+static void md_state_mix(struct rcuprof_sb *b, const rcuprof_table *t)
+{
+    size_t ti, v, k;
+
+    rcuprof_sb_printf(b, "\nMachine state of the runs, from the cache-line "
+                      "round trip sampled inside each window (f fast, "
+                      "s slow, m mixed, ? unknown; the notes give the "
+                      "split):\n\n| threads |");
+    for (k = 0; k < t->nvariants; k++) {
+        v = k == 0 ? t->baseline : (k <= t->baseline ? k - 1 : k);
+        rcuprof_sb_printf(b, " %s |", t->variants[v]);
+    }
+    rcuprof_sb_printf(b, "\n|--:|");
+    for (k = 0; k < t->nvariants; k++)
+        rcuprof_sb_printf(b, "--:|");
+    rcuprof_sb_printf(b, "\n");
+    for (ti = 0; ti < t->nthreads; ti++) {
+        rcuprof_sb_printf(b, "| %u |", t->threads[ti]);
+        for (k = 0; k < t->nvariants; k++) {
+            char mix[64];
+
+            v = k == 0 ? t->baseline : (k <= t->baseline ? k - 1 : k);
+            rcuprof_cell_state_mix(&t->cells[ti * t->nvariants + v], mix,
+                                   sizeof(mix));
+            rcuprof_sb_printf(b, " %s |", mix);
+        }
+        rcuprof_sb_printf(b, "\n");
+    }
+}
+
 char *rcuprof_table_markdown(const rcuprof_table *t)
 {
     struct rcuprof_sb b = { 0 };
     const char *bl = t->variants[t->baseline];
     size_t ti, v, k, nmin = t->runs_min, nmax = t->runs_max, os = 0;
+    int mixes = t->have_states && !t->by_state;
 
     rcuprof_sb_printf(&b, "%s per op in usecs (%s / 1000): mean and std dev over ",
               t->metric == RCUPROF_METRIC_CPU ? "CPU time" : "Wall time",
@@ -57,9 +89,11 @@ char *rcuprof_table_markdown(const rcuprof_table *t)
     rcuprof_sb_printf(&b, "\n");
     for (ti = 0; ti < t->nthreads; ti++) {
         int over = rcuprof_table_oversubscribed(t, ti);
+        char label[48];
 
         os += over;
-        rcuprof_sb_printf(&b, "| %u%s |", t->threads[ti], over ? " [^os]" : "");
+        rcuprof_table_row_label(t, ti, label, sizeof(label));
+        rcuprof_sb_printf(&b, "| %s%s |", label, over ? " [^os]" : "");
         for (k = 0; k < t->nvariants; k++) {
             const rcuprof_cell *c;
 
@@ -101,6 +135,13 @@ char *rcuprof_table_markdown(const rcuprof_table *t)
               "MDE: the smallest change this noise and n detect "
               "(alpha 0.05, power 0.8); a change below it is not resolved.\n",
               bl, t->ntests);
+    if (mixes)
+        md_state_mix(&b, t);
+    else if (t->by_state)
+        rcuprof_sb_printf(&b, "\nRows by machine state (--by-state): each "
+                          "compares only the runs of that state, from the "
+                          "cache-line round trip sampled inside the window "
+                          "(the notes give the split).\n");
     if (os > 0)
         rcuprof_sb_printf(&b, "\n[^os]: More threads than the %u CPUs allowed: "
                   "threads wait for a CPU, so the per-op wall time "
