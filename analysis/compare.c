@@ -188,15 +188,17 @@ static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
     if (n >= 3) {
         int *flags = calloc(n, sizeof(*flags));
         double *z = calloc(n, sizeof(*z));
+        char label[48];
 
+        rcuprof_table_row_label(t, ti, label, sizeof(label));
         if (flags != NULL && z != NULL
             && rcuprof_stats_modified_z(x, n, OUTLIER_Z, flags, z,
                                         &c->n_outliers) == RCUPROF_STATS_OK) {
             for (i = 0; i < n; i++)
                 if (flags[i] != 0)
-                    rcuprof_sb_printf(outl, "%s%s@%u block %u%s%.0zu (z %+.1f)",
+                    rcuprof_sb_printf(outl, "%s%s@%s block %u%s%.0zu (z %+.1f)",
                               outl->len ? ", " : "", t->variants[v],
-                              t->threads[ti], rs->points[idx[i]].block,
+                              label, rs->points[idx[i]].block,
                               rs->nfiles > 1 ? " of file " : "",
                               rs->nfiles > 1 ? rs->points[idx[i]].file + 1
                                              : 0, z[i]);
