@@ -254,7 +254,7 @@ double rcuprof_line_rtt_ns(int cpu_a, int cpu_b, unsigned iters)
 /* A sample gives up (null) when its bounces take longer than this (288 at
  * 670 ns take 0.2 ms), or its helper waits ten times as long for its CPU
  * (the sampler sleeps meanwhile). */
-#define RTT_BUDGET_NS 1000000ull
+#define RTT_BUDGET_NS 500000ull
 
 struct rcuprof_rtt_sampler {
     struct rcuprof_tool tool;
