@@ -264,6 +264,8 @@ struct rcuprof_rtt_sampler {
     int started;
     _Atomic int open;           /* 0 before, 1 during, 2 after the window */
     _Atomic int stop;
+    pthread_mutex_t mu;         /* with wake: _stop ends a sleep at once */
+    pthread_cond_t wake;
     uint64_t open_ns;           /* written by run_window(1) before open */
     size_t n;
     double at_ms[RTT_MAX_SAMPLES], ns[RTT_MAX_SAMPLES];
@@ -277,13 +279,17 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void sleep_until(uint64_t mono_ns)
+/* Sleep until mono_ns on the monotonic clock, or until _stop. */
+static void sleep_until(struct rcuprof_rtt_sampler *s, uint64_t mono_ns)
 {
     struct timespec ts = { (time_t)(mono_ns / 1000000000ull),
                            (long)(mono_ns % 1000000000ull) };
 
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) != 0)
-        ;
+    pthread_mutex_lock(&s->mu);
+    while (!atomic_load(&s->stop) && rcuprof_time_mono_ns() < mono_ns)
+        if (pthread_cond_timedwait(&s->wake, &s->mu, &ts) == ETIMEDOUT)
+            break;
+    pthread_mutex_unlock(&s->mu);
 }
 
 static void *rtt_sampler_main(void *arg)
@@ -299,12 +305,12 @@ static void *rtt_sampler_main(void *arg)
         if (open == 2 || s->n == RTT_MAX_SAMPLES)
             break;
         if (open == 0) {            /* wait for the window: 1 ms steps */
-            sleep_until(rcuprof_time_mono_ns() + 1000000ull);
+            sleep_until(s, rcuprof_time_mono_ns() + 1000000ull);
             continue;
         }
         if (next == 0)
             next = s->open_ns;
-        sleep_until(next);
+        sleep_until(s, next);
         if (atomic_load(&s->open) != 1)
             continue;
         t0 = rcuprof_time_mono_ns();
@@ -341,6 +347,7 @@ int rcuprof_rtt_sampler_start(struct rcuprof_run *run, int cpu_a, int cpu_b,
                               struct rcuprof_rtt_sampler **out)
 {
     struct rcuprof_rtt_sampler *s;
+    pthread_condattr_t ca;
     uint64_t dur = run->cfg.duration_ms;
 
     *out = NULL;
@@ -356,8 +363,18 @@ int rcuprof_rtt_sampler_start(struct rcuprof_run *run, int cpu_a, int cpu_b,
     s->every_ms = run->cfg.ops != 0 || dur == 0 ? 50
                   : dur / 8 < 20 ? 20 : (unsigned)(dur / 8);
     s->tool.run_window = rtt_run_window;
+    if (pthread_condattr_init(&ca) != 0) {
+        free(s);
+        return -1;
+    }
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->wake, &ca);
+    pthread_condattr_destroy(&ca);
     if (rcuprof_run_add_tool(run, &s->tool) != 0
         || pthread_create(&s->th, NULL, rtt_sampler_main, s) != 0) {
+        pthread_cond_destroy(&s->wake);
+        pthread_mutex_destroy(&s->mu);
         free(s);
         return -1;
     }
@@ -370,7 +387,10 @@ void rcuprof_rtt_sampler_stop(struct rcuprof_rtt_sampler *s)
 {
     if (s == NULL || !s->started)
         return;
+    pthread_mutex_lock(&s->mu);
     atomic_store(&s->stop, 1);
+    pthread_cond_signal(&s->wake);
+    pthread_mutex_unlock(&s->mu);
     pthread_join(s->th, NULL);
     s->started = 0;
 }
@@ -400,6 +420,10 @@ json_t *rcuprof_rtt_sampler_json(const struct rcuprof_rtt_sampler *s,
 
 void rcuprof_rtt_sampler_free(struct rcuprof_rtt_sampler *s)
 {
+    if (s == NULL)
+        return;
     rcuprof_rtt_sampler_stop(s);
+    pthread_cond_destroy(&s->wake);
+    pthread_mutex_destroy(&s->mu);
     free(s);
 }
