@@ -77,6 +77,8 @@ struct rtt_line {
     _Atomic int started;        /* the helper runs on its CPU */
     sem_t up;                   /* posted with started */
     uint64_t helper_cpu_ns;     /* the helper's CPU time, at its end */
+    uint64_t budget_ns;         /* 0, or the helper gives up 2 x this after
+                                 * it starts (a caller off its CPU) */
     unsigned iters;
     int cpu;
 };
@@ -101,20 +103,29 @@ static uint64_t thread_cpu_ns(void)
 
 static void *rtt_helper_loop(struct rtt_line *l)
 {
-    uint64_t i;
+    uint64_t i, limit;
+    unsigned spins = 0;
 
     if (pin_self(l->cpu) != 0) {
         atomic_store(&l->abort, 1);
         return NULL;
     }
+    limit = l->budget_ns != 0 ? rcuprof_time_mono_ns() + 2 * l->budget_ns
+                              : UINT64_MAX;
     atomic_store(&l->started, 1);
     sem_post(&l->up);
     for (i = 0; i < l->iters; i++) {
         uint64_t want = 2 * i + 1;
 
-        while (atomic_load_explicit(&l->seq, memory_order_acquire) != want)
+        while (atomic_load_explicit(&l->seq, memory_order_acquire) != want) {
             if (atomic_load_explicit(&l->abort, memory_order_relaxed))
                 return NULL;
+            /* A caller off its CPU must not keep this one spinning. */
+            if ((++spins & 0x3ff) == 0 && rcuprof_time_mono_ns() > limit) {
+                atomic_store(&l->abort, 1);
+                return NULL;
+            }
+        }
         atomic_store_explicit(&l->seq, want + 1, memory_order_release);
     }
     return NULL;
@@ -177,6 +188,7 @@ static int line_rtt_chunks(int cpu_a, int cpu_b, unsigned nchunks,
     }
     l->iters = nchunks * per;
     l->cpu = cpu_b;
+    l->budget_ns = budget_ns;
     if (pthread_getaffinity_np(pthread_self(), sizeof(saved), &saved) != 0
         || pin_self(cpu_a) != 0) {
         sem_destroy(&l->up);
@@ -243,7 +255,8 @@ double rcuprof_line_rtt_ns(int cpu_a, int cpu_b, unsigned iters)
  * sleeps until then); a sample is the median chunk, so a thread preempted
  * for a moment spoils one chunk, not the sample, and a sample whose
  * bounces take longer than RTT_BUDGET_NS (or whose helper waits ten times
- * that for its CPU) is null.
+ * that for its CPU, or is still spinning twice that after it started) is
+ * null.
  * The window's edges come from the tool's run_window; the pair's own cost
  * is the CPU time the sampler and its helpers used for the bursts (their
  * thread CPU clocks) over the window's CPU time.
