@@ -25,6 +25,10 @@
 #define POWER 0.8
 #define OUTLIER_Z 3.5
 #define USL_MIN_COUNTS 5
+/* Two cells' state mixes differ when the shares of fast, slow and mixed
+ * runs (of those with a known state) are this far apart in total
+ * variation distance, half the sum of the absolute differences. */
+#define STATE_MIX_DIFF 0.25
 
 const char *rcuprof_metric_name(int metric)
 {
@@ -78,9 +82,11 @@ static void note(rcuprof_table *t, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Points of (variant, threads) that are ok, as indices into rs->points. */
-static size_t gather(const rcuprof_results *rs, size_t v, unsigned threads,
-                     size_t *idx, size_t *failed)
+/* Points of (variant, row) that are ok, as indices into rs->points; a
+ * row of one state takes that state's points only (a failed run's state
+ * is unknown). */
+static size_t gather(const rcuprof_results *rs, const rcuprof_table *t,
+                     size_t v, size_t ti, size_t *idx, size_t *failed)
 {
     size_t i, n = 0;
 
@@ -88,7 +94,8 @@ static size_t gather(const rcuprof_results *rs, size_t v, unsigned threads,
     for (i = 0; i < rs->npoints; i++) {
         const rcuprof_point *p = &rs->points[i];
 
-        if (p->variant != v || p->threads != threads)
+        if (p->variant != v || p->threads != t->threads[ti]
+            || (t->row_state[ti] >= 0 && p->result.state != t->row_state[ti]))
             continue;
         if (p->status == RCUPROF_POINT_OK)
             idx[n++] = i;
@@ -212,6 +219,12 @@ static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
 
     c->n = n;
     c->probe_retries = c->probe_slow = NAN;
+    for (i = 0; i < n; i++) {
+        int st = rs->points[idx[i]].result.state;
+
+        c->states[st >= 0 && st < RCUPROF_STATE_COUNT ? st : 0]++;
+        t->have_states |= st != RCUPROF_STATE_UNKNOWN;
+    }
     if (n == 0)
         return;
     for (i = 0; i < n; i++) {
@@ -236,22 +249,28 @@ static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
     t->have_probes = t->have_retries || t->have_slow;
     if (n >= 2) {
         c->noisy = rcuprof_stats_noisy(&c->s, RCUPROF_STATS_NOISY_CV) == 1;
-        if (c->noisy)
-            rcuprof_sb_printf(noisy, "%s%s@%u %.1f%%", noisy->len ? ", " : "",
-                      t->variants[v], t->threads[ti], 100 * c->s.cv);
+        if (c->noisy) {
+            char label[48];
+
+            rcuprof_table_row_label(t, ti, label, sizeof(label));
+            rcuprof_sb_printf(noisy, "%s%s@%s %.1f%%", noisy->len ? ", " : "",
+                      t->variants[v], label, 100 * c->s.cv);
+        }
     }
     if (n >= 3) {
         int *flags = calloc(n, sizeof(*flags));
         double *z = calloc(n, sizeof(*z));
+        char label[48];
 
+        rcuprof_table_row_label(t, ti, label, sizeof(label));
         if (flags != NULL && z != NULL
             && rcuprof_stats_modified_z(x, n, OUTLIER_Z, flags, z,
                                         &c->n_outliers) == RCUPROF_STATS_OK) {
             for (i = 0; i < n; i++)
                 if (flags[i] != 0)
-                    rcuprof_sb_printf(outl, "%s%s@%u block %u%s%.0zu (z %+.1f)",
+                    rcuprof_sb_printf(outl, "%s%s@%s block %u%s%.0zu (z %+.1f)",
                               outl->len ? ", " : "", t->variants[v],
-                              t->threads[ti], rs->points[idx[i]].block,
+                              label, rs->points[idx[i]].block,
                               rs->nfiles > 1 ? " of file " : "",
                               rs->nfiles > 1 ? rs->points[idx[i]].file + 1
                                              : 0, z[i]);
@@ -487,7 +506,8 @@ static int table_start(rcuprof_table *t, const rcuprof_results *rs,
     return 0;
 }
 
-/* The thread counts and the CPUs (the fewest any ok run had). */
+/* The rows (thread counts, by_state: with each state that has runs) and
+ * the CPUs (the fewest any ok run had). */
 static int table_counts(rcuprof_table *t, const rcuprof_results *rs,
                         char *err, size_t errlen)
 {
@@ -495,8 +515,10 @@ static int table_counts(rcuprof_table *t, const rcuprof_results *rs,
 
     for (i = 0; i < rs->npoints; i++) {
         const rcuprof_point *p = &rs->points[i];
+        unsigned st = t->by_state ? (unsigned)p->result.state : 0;
 
-        t->threads[t->nthreads++] = p->threads;
+        /* The sort key: thread count, then state. */
+        t->threads[t->nthreads++] = p->threads * RCUPROF_STATE_COUNT + st;
         if (p->status == RCUPROF_POINT_OK) {
             nok++;
             if (p->result.cpus_allowed > 0
@@ -510,6 +532,11 @@ static int table_counts(rcuprof_table *t, const rcuprof_results *rs,
         return -1;
     }
     t->nthreads = rcuprof_sort_uniq_uint(t->threads, t->nthreads);
+    for (i = 0; i < t->nthreads; i++) {
+        t->row_state[i] = t->by_state
+                          ? (int)(t->threads[i] % RCUPROF_STATE_COUNT) : -1;
+        t->threads[i] /= RCUPROF_STATE_COUNT;
+    }
     return 0;
 }
 
@@ -523,23 +550,25 @@ static void table_cells(rcuprof_table *t, const rcuprof_results *rs,
         size_t na, nb, fa;
 
         for (v = 0; v < t->nvariants; v++) {
-            size_t nf, n = gather(rs, v, t->threads[ti], b->ia, &nf);
+            size_t nf, n = gather(rs, t, v, ti, b->ia, &nf);
+            char label[48];
 
+            rcuprof_table_row_label(t, ti, label, sizeof(label));
             t->cells[ti * t->nvariants + v].failed = nf;
             if (nf > 0)
-                rcuprof_sb_printf(&b->failed, "%s%s@%u x%zu",
+                rcuprof_sb_printf(&b->failed, "%s%s@%s x%zu",
                                   b->failed.len ? ", " : "", t->variants[v],
-                                  t->threads[ti], nf);
+                                  label, nf);
             cell_stats(t, rs, ti, v, b->ia, n, b->x, b->y, &b->noisy,
                        &b->outl);
         }
         if (!compare)
             continue;
-        na = gather(rs, t->baseline, t->threads[ti], b->ia, &fa);
+        na = gather(rs, t, t->baseline, ti, b->ia, &fa);
         for (v = 0; v < t->nvariants; v++) {
             if (v == t->baseline)
                 continue;
-            nb = gather(rs, v, t->threads[ti], b->ib, &fa);
+            nb = gather(rs, t, v, ti, b->ib, &fa);
             change_stats(t, rs, ti, v, b->ia, na, b->ib, nb, b->x, b->y);
             if (t->changes[ti * t->nvariants + v].have
                 && !t->changes[ti * t->nvariants + v].paired)
@@ -659,10 +688,123 @@ static void table_notes(rcuprof_table *t, const rcuprof_results *rs,
              b->unpaired);
 }
 
+void rcuprof_table_row_label(const rcuprof_table *t, size_t ti, char *buf,
+                             size_t n)
+{
+    if (t->row_state != NULL && t->row_state[ti] >= 0)
+        snprintf(buf, n, "%u %s", t->threads[ti],
+                 rcuprof_state_name(t->row_state[ti]));
+    else
+        snprintf(buf, n, "%u", t->threads[ti]);
+}
+
+const char *rcuprof_table_row_state_name(const rcuprof_table *t, size_t ti)
+{
+    return t->row_state != NULL && t->row_state[ti] >= 0
+           ? rcuprof_state_name(t->row_state[ti]) : "all";
+}
+
+void rcuprof_cell_state_mix(const rcuprof_cell *c, char *buf, size_t n)
+{
+    static const int order[] = { RCUPROF_STATE_FAST, RCUPROF_STATE_SLOW,
+                                 RCUPROF_STATE_MIXED, RCUPROF_STATE_UNKNOWN };
+    static const char letter[RCUPROF_STATE_COUNT] = { '?', 'f', 's', 'm' };
+    size_t k, len = 0;
+
+    buf[0] = '\0';
+    for (k = 0; k < 4 && len < n; k++)
+        if (c->states[order[k]] > 0)
+            len += (size_t)snprintf(buf + len, n - len, "%s%zu%c",
+                                    len ? " " : "", c->states[order[k]],
+                                    letter[order[k]]);
+    if (buf[0] == '\0')
+        snprintf(buf, n, "-");
+}
+
+/* Total variation distance between two cells' known-state mixes; NAN
+ * when either has no run of a known state. */
+static double mix_distance(const rcuprof_cell *a, const rcuprof_cell *b)
+{
+    double na = 0, nb = 0, d = 0;
+    int s;
+
+    for (s = 1; s < RCUPROF_STATE_COUNT; s++) {
+        na += a->states[s];
+        nb += b->states[s];
+    }
+    if (na == 0 || nb == 0)
+        return NAN;
+    for (s = 1; s < RCUPROF_STATE_COUNT; s++)
+        d += fabs(a->states[s] / na - b->states[s] / nb);
+    return d / 2;
+}
+
+/* Notes on the machine state: each file's split and the sampler's cost;
+ * rows where a variant's runs ran in another mix than the baseline's. */
+static void table_state_notes(rcuprof_table *t, const rcuprof_results *rs,
+                              int compare)
+{
+    struct rcuprof_sb mix = { 0 };
+    size_t i, ti, v, sampled = 0;
+
+    /* Results that all predate the sampler get no note (their CSV and
+     * JSON say unknown), unless the rows are by state. */
+    for (i = 0; i < rs->nfiles; i++)
+        sampled += rs->files[i].state.n > 0;
+    for (i = 0; i < rs->nfiles && (sampled > 0 || t->by_state); i++) {
+        const rcuprof_state_split *sp = &rs->files[i].state;
+        double cost = 0;
+        size_t k, nc = 0;
+
+        for (k = 0; k < rs->npoints; k++)
+            if (rs->points[k].file == i
+                && isfinite(rs->points[k].result.rtt_cost_share)) {
+                cost += rs->points[k].result.rtt_cost_share;
+                nc++;
+            }
+        if (sp->n == 0)
+            note(t, "machine state unknown%s%s: no round trip sampled inside the window (results written before the sampler, or --rtt off)",
+                 rs->nfiles > 1 ? " in " : "",
+                 rs->nfiles > 1 ? rs->files[i].path : "");
+        else if (!sp->two)
+            note(t, "machine state%s%s: one cluster over %zu round-trip samples (median %.0f ns): every run fast, nothing to stratify; the sampler took %.2f%% of the window's CPU on average",
+                 rs->nfiles > 1 ? " in " : "",
+                 rs->nfiles > 1 ? rs->files[i].path : "", sp->n, sp->fast_ns,
+                 nc > 0 ? 100 * cost / nc : NAN);
+        else
+            note(t, "machine state%s%s: the round trip inside the window has two clusters over %zu samples, fast (median %.0f ns, %zu samples) and slow (median %.0f ns, %zu), split at %.0f ns; a run is fast or slow when all its samples are, else mixed; the sampler took %.2f%% of the window's CPU on average",
+                 rs->nfiles > 1 ? " in " : "",
+                 rs->nfiles > 1 ? rs->files[i].path : "", sp->n, sp->fast_ns,
+                 sp->n_fast, sp->slow_ns, sp->n_slow, sp->threshold_ns,
+                 nc > 0 ? 100 * cost / nc : NAN);
+    }
+    if (!compare)
+        return;
+    for (ti = 0; ti < t->nthreads; ti++)
+        for (v = 0; v < t->nvariants; v++) {
+            const rcuprof_cell *a = &t->cells[ti * t->nvariants + t->baseline];
+            const rcuprof_cell *b = &t->cells[ti * t->nvariants + v];
+            char ma[64], mb[64], label[48];
+
+            if (v == t->baseline || !(mix_distance(a, b) >= STATE_MIX_DIFF))
+                continue;
+            rcuprof_cell_state_mix(a, ma, sizeof(ma));
+            rcuprof_cell_state_mix(b, mb, sizeof(mb));
+            rcuprof_table_row_label(t, ti, label, sizeof(label));
+            rcuprof_sb_printf(&mix, "%s%s %s against %s %s at %s",
+                              mix.len ? ", " : "", t->variants[v], mb,
+                              t->variants[t->baseline], ma, label);
+        }
+    if (mix.len > 0)
+        note(t, "different machine-state mixes (f fast, s slow, m mixed runs): %s; the change mixes states: --by-state compares like with like",
+             mix.p);
+    free(mix.p);
+}
+
 /* The table: cells always, changes when compare is set. */
 static int table_make(const rcuprof_results *rs, const char *baseline,
-                      int metric, int compare, rcuprof_table *t, char *err,
-                      size_t errlen)
+                      int metric, int compare, int by_state,
+                      rcuprof_table *t, char *err, size_t errlen)
 {
     size_t cap = rs->npoints + 1;
     struct build b;
@@ -676,15 +818,17 @@ static int table_make(const rcuprof_results *rs, const char *baseline,
     t->alpha = ALPHA;
     t->power = POWER;
     t->notes = json_array();
+    t->by_state = by_state;
     if (table_start(t, rs, baseline, compare, err, errlen) != 0)
         goto out;
     t->threads = malloc(cap * sizeof(*t->threads));
+    t->row_state = malloc(cap * sizeof(*t->row_state));
     b.ia = malloc(cap * sizeof(*b.ia));
     b.ib = malloc(cap * sizeof(*b.ib));
     b.x = malloc(2 * cap * sizeof(*b.x));     /* values, then logs */
     b.y = malloc(2 * cap * sizeof(*b.y));
     b.buf = malloc(cap * rs->nvariants * sizeof(*b.buf));
-    if (t->threads == NULL || b.ia == NULL || b.ib == NULL || b.x == NULL
+    if (t->threads == NULL || t->row_state == NULL || b.ia == NULL || b.ib == NULL || b.x == NULL
         || b.y == NULL || b.buf == NULL || t->notes == NULL) {
         snprintf(err, errlen, "out of memory");
         goto out;
@@ -700,6 +844,7 @@ static int table_make(const rcuprof_results *rs, const char *baseline,
     table_cells(t, rs, compare, &b);
     table_tests(t, &b);
     table_notes(t, rs, &b);
+    table_state_notes(t, rs, compare);
     if (b.failed.oom || b.noisy.oom || b.outl.oom) {
         snprintf(err, errlen, "out of memory");
         goto out;
@@ -723,18 +868,26 @@ int rcuprof_table_build(const rcuprof_results *rs, const char *baseline,
                         int metric, rcuprof_table *t, char *err,
                         size_t errlen)
 {
-    return table_make(rs, baseline, metric, 1, t, err, errlen);
+    return table_make(rs, baseline, metric, 1, 0, t, err, errlen);
+}
+
+int rcuprof_table_build_states(const rcuprof_results *rs,
+                               const char *baseline, int metric, int by_state,
+                               rcuprof_table *t, char *err, size_t errlen)
+{
+    return table_make(rs, baseline, metric, 1, by_state, t, err, errlen);
 }
 
 int rcuprof_table_describe(const rcuprof_results *rs, int metric,
                            rcuprof_table *t, char *err, size_t errlen)
 {
-    return table_make(rs, NULL, metric, 0, t, err, errlen);
+    return table_make(rs, NULL, metric, 0, 0, t, err, errlen);
 }
 
 void rcuprof_table_free(rcuprof_table *t)
 {
     free(t->threads);
+    free(t->row_state);
     free(t->cells);
     free(t->changes);
     json_decref(t->notes);

@@ -49,6 +49,10 @@ static const struct member {
     { "run.line_rtt", "object|null", K_CODE, NO_FIELD, 0 },
     { "run.line_rtt.before_ns", "number|null", K_NUM, F(rtt_before) },
     { "run.line_rtt.after_ns", "number|null", K_NUM, F(rtt_after) },
+    { "run.line_rtt.window", "object", K_CODE, NO_FIELD, 0 },
+    { "run.line_rtt.window.ns[]", "number|null", K_CODE, NO_FIELD, 0 },
+    { "run.line_rtt.window.cost_share", "number|null", K_NUM,
+      F(rtt_cost_share) },
     { "run.churn", "object|null", K_CODE, NO_FIELD, 0 },
     { "run.churn.writes_per_s", "number", K_NUM, F(writes_per_s) },
     { "run.placement.cpus[]", "integer|null", K_CODE, NO_FIELD, 0 },
@@ -90,6 +94,8 @@ void rcuprof_record_init(rcuprof_record *r)
     r->runq_ns = r->runq_share = r->runq_ns_per_kop = NAN;
     r->vcsw_per_kop = r->ivcsw_per_kop = r->migr_per_kop = NAN;
     r->steal_ms = r->steal_share = r->rtt_before = r->rtt_after = NAN;
+    r->rtt_cost_share = NAN;
+    r->state = RCUPROF_STATE_UNKNOWN;
     r->writes_per_s = NAN;
     r->probe_retries = r->probe_slow = r->probe_wait = NAN;
     r->coherence_per_kop = r->cycles_per_ns = NAN;
@@ -244,6 +250,25 @@ static void read_placement(const json_t *res, rcuprof_record *r)
     }
 }
 
+/* ---- the round trip inside the window ---------------------------------- */
+
+/* run.line_rtt.window.ns: the samples that are numbers above 0, in order
+ * (at most RCUPROF_RECORD_MAX_RTT; a null sample is left out). */
+static void read_rtt_window(const json_t *res, rcuprof_record *r)
+{
+    const json_t *w = at(res, "run.line_rtt.window"), *v;
+    size_t i;
+
+    if (!json_is_object(w))
+        return;
+    r->have_rtt_window = 1;
+    json_array_foreach(json_object_get(w, "ns"), i, v)
+        if (json_is_number(v) && json_number_value(v) > 0
+            && isfinite(json_number_value(v))
+            && r->n_rtt < RCUPROF_RECORD_MAX_RTT)
+            r->rtt_ns[r->n_rtt++] = json_number_value(v);
+}
+
 /* ---- the rule of a measurement ---------------------------------------- */
 
 static void check(const json_t *res, rcuprof_record *r)
@@ -299,6 +324,7 @@ void rcuprof_record_decode(const json_t *res, rcuprof_record *r)
     if (isfinite(r->steal_ms) && r->wall_ns > 0 && online > 0)
         r->steal_share = r->steal_ms * 1e6 / (r->wall_ns * online);
     read_placement(res, r);
+    read_rtt_window(res, r);
     r->have_churn = json_is_object(at(res, "run.churn"));
     if (!r->have_churn)
         r->writes_per_s = NAN;

@@ -23,6 +23,17 @@
 # include <jansson.h>
 
 # define RCUPROF_RECORD_MAX_CPUS 64
+# define RCUPROF_RECORD_MAX_RTT 64
+
+/* The machine state a run ran in (analysis/state.h): set by the
+ * classification over a results file, never by the decoder. */
+enum {
+    RCUPROF_STATE_UNKNOWN = 0,  /* no round trip sampled in the window */
+    RCUPROF_STATE_FAST,
+    RCUPROF_STATE_SLOW,
+    RCUPROF_STATE_MIXED,
+    RCUPROF_STATE_COUNT
+};
 
 typedef struct rcuprof_record_st {
     int ok;                     /* a measurement (the rule above) */
@@ -52,6 +63,13 @@ typedef struct rcuprof_record_st {
     double runq_ns_per_kop, vcsw_per_kop, ivcsw_per_kop, migr_per_kop;
     double steal_ms, steal_share; /* steal over (window x CPUs online) */
     double rtt_before, rtt_after; /* run.line_rtt, ns */
+    /* run.line_rtt.window: the round trip sampled inside the window (the
+     * samples that are numbers, ns) and the sampler's share of the CPU */
+    int have_rtt_window;
+    double rtt_ns[RCUPROF_RECORD_MAX_RTT];
+    size_t n_rtt;
+    double rtt_cost_share;
+    int state;                  /* RCUPROF_STATE_*: analysis/state.h sets it */
     int have_churn;
     double writes_per_s;
 

@@ -277,6 +277,44 @@ static char *slurp(const char *path, size_t *len)
     return buf;
 }
 
+/*
+ * The machine state of file fi's ok points (state.h): the split learned
+ * over the round-trip samples of all of them, then each run tagged.
+ */
+static int classify_states(rcuprof_results *rs, size_t fi)
+{
+    rcuprof_results_file *f = &rs->files[fi];
+    size_t i, n = 0, cap = 0;
+    double *all = NULL;
+    int rc;
+
+    for (i = 0; i < rs->npoints; i++)
+        if (rs->points[i].file == fi && rs->points[i].status == RCUPROF_POINT_OK)
+            cap += rs->points[i].result.n_rtt;
+    all = malloc((cap + 1) * sizeof(*all));
+    if (all == NULL)
+        return -1;
+    for (i = 0; i < rs->npoints; i++) {
+        const rcuprof_record *r = &rs->points[i].result;
+
+        if (rs->points[i].file == fi && rs->points[i].status == RCUPROF_POINT_OK) {
+            memcpy(all + n, r->rtt_ns, r->n_rtt * sizeof(*all));
+            n += r->n_rtt;
+        }
+    }
+    rc = rcuprof_state_learn(all, n, &f->state);
+    free(all);
+    if (rc != 0)
+        return -1;
+    for (i = 0; i < rs->npoints; i++) {
+        rcuprof_record *r = &rs->points[i].result;
+
+        if (rs->points[i].file == fi && rs->points[i].status == RCUPROF_POINT_OK)
+            r->state = rcuprof_state_of_run(&f->state, r->rtt_ns, r->n_rtt);
+    }
+    return 0;
+}
+
 int rcuprof_results_read(rcuprof_results *rs, const char *path,
                          char *err, size_t errlen)
 {
@@ -371,6 +409,10 @@ int rcuprof_results_read(rcuprof_results *rs, const char *path,
     if (f->header == NULL) {
         snprintf(err, errlen, "%s has no header line (%s): give a results.jsonl written by rcuprof sweep",
                  path, len == 0 ? "empty" : "torn");
+        return -1;
+    }
+    if (classify_states(rs, fi) != 0) {
+        snprintf(err, errlen, "out of memory reading %s", path);
         return -1;
     }
     return 0;

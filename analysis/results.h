@@ -13,6 +13,7 @@
 
 # include "rcuprof_stats.h"
 # include "record.h"
+# include "state.h"
 
 # define RCUPROF_RESULTS_SCHEMA "rcuprof-results/1"
 # define RCUPROF_COMPARE_SCHEMA "rcuprof-compare/1"
@@ -67,6 +68,9 @@ typedef struct rcuprof_results_file_st {
     size_t points;              /* point lines read (valid ones) */
     char *host;                 /* env of the first ok point, or NULL */
     char *kernel;
+    /* The machine-state split learned over this file's ok runs (state.h);
+     * each ok point's result.state is tagged with it. */
+    rcuprof_state_split state;
 } rcuprof_results_file;
 
 typedef struct rcuprof_results_st {
@@ -116,6 +120,8 @@ typedef struct rcuprof_cell_st {
      * logs).  NAN when n0 < 2. */
     size_t n0;
     double sd0_log, mde_pct;
+    /* The ok runs by machine state (RCUPROF_STATE_*, state.h). */
+    size_t states[RCUPROF_STATE_COUNT];
 } rcuprof_cell;
 
 /*
@@ -166,8 +172,12 @@ typedef struct rcuprof_table_st {
     size_t nvariants;
     const char **variants;      /* borrowed from the results */
     size_t baseline;
-    size_t nthreads;
-    unsigned *threads;
+    size_t nthreads;            /* rows: thread counts, or with by_state
+                                 * (thread count, state) pairs */
+    unsigned *threads;          /* each row's thread count */
+    int by_state;               /* rows stratified by machine state */
+    int *row_state;             /* each row's state, or -1: every run */
+    int have_states;            /* some ok run has a known state */
     unsigned cpus_allowed;      /* smallest over the ok runs; 0 unknown */
     rcuprof_cell *cells;        /* [t * nvariants + v] */
     rcuprof_change *changes;    /* [t * nvariants + v]; v != baseline */
@@ -196,6 +206,21 @@ typedef struct rcuprof_usl_fit_st {
 int rcuprof_table_build(const rcuprof_results *rs, const char *baseline,
                         int metric, rcuprof_table *t, char *err,
                         size_t errlen);
+/*
+ * As rcuprof_table_build; with by_state, one row per thread count and
+ * machine state that has runs (state.h), each comparing only the runs of
+ * that state (blocks pair where both runs are in it).
+ */
+int rcuprof_table_build_states(const rcuprof_results *rs,
+                               const char *baseline, int metric, int by_state,
+                               rcuprof_table *t, char *err, size_t errlen);
+/* Row ti's label: "2", or with by_state "2 fast". */
+void rcuprof_table_row_label(const rcuprof_table *t, size_t ti, char *buf,
+                             size_t n);
+/* Row ti's state name, or "all" when the rows are not stratified. */
+const char *rcuprof_table_row_state_name(const rcuprof_table *t, size_t ti);
+/* A cell's state mix, "6f 2s 1m 1?" (zero counts left out), or "-". */
+void rcuprof_cell_state_mix(const rcuprof_cell *c, char *buf, size_t n);
 /* The cells only, of any number of variants (no baseline, no changes):
  * what the scaling report of each variant is made from. */
 int rcuprof_table_describe(const rcuprof_results *rs, int metric,

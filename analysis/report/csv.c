@@ -24,7 +24,8 @@ char *rcuprof_table_csv(const rcuprof_table *t)
               "median_hi_ns,cv,noisy,outliers,ops_per_s,paired,pairs,"
               "change_pct,change_lo_pct,change_hi_pct,p,p_holm,p_wilcoxon,"
               "p_wilcoxon_holm,p_welch,p_welch_holm,p_mw,p_mw_holm,mde_pct,"
-              "too_few,resolved,p_min_attainable\n");
+              "too_few,resolved,p_min_attainable,"
+              "state,runs_fast,runs_slow,runs_mixed,runs_unknown\n");
     for (ti = 0; ti < t->nthreads; ti++) {
         for (v = 0; v < t->nvariants; v++) {
             const rcuprof_cell *c = &t->cells[ti * t->nvariants + v];
@@ -46,26 +47,31 @@ char *rcuprof_table_csv(const rcuprof_table *t)
             rcuprof_sb_printf(&b, ",%d,%zu", c->noisy, c->n_outliers);
             csv_num(&b, has ? c->tput_mean : NAN);
             if (v == t->baseline || !ch->have) {
-                rcuprof_sb_printf(&b, ",,%s,,,,,,,,,,,,,,,\n",
+                rcuprof_sb_printf(&b, ",,%s,,,,,,,,,,,,,,,",
                           v == t->baseline ? "" : "0");
-                continue;
+            } else {
+                rcuprof_sb_printf(&b, ",%d,%zu", ch->paired, ch->n_pairs);
+                csv_num(&b, ch->change_pct);
+                csv_num(&b, ch->lo_pct);
+                csv_num(&b, ch->hi_pct);
+                csv_num(&b, ch->p);
+                csv_num(&b, ch->p_holm);
+                csv_num(&b, ch->p_wilcoxon);
+                csv_num(&b, ch->p_wilcoxon_holm);
+                csv_num(&b, ch->p_welch);
+                csv_num(&b, ch->p_welch_holm);
+                csv_num(&b, ch->p_mw);
+                csv_num(&b, ch->p_mw_holm);
+                csv_num(&b, ch->mde_pct);
+                rcuprof_sb_printf(&b, ",%d,%d", ch->too_few, ch->resolved);
+                csv_num(&b, ch->p_min_attainable);
             }
-            rcuprof_sb_printf(&b, ",%d,%zu", ch->paired, ch->n_pairs);
-            csv_num(&b, ch->change_pct);
-            csv_num(&b, ch->lo_pct);
-            csv_num(&b, ch->hi_pct);
-            csv_num(&b, ch->p);
-            csv_num(&b, ch->p_holm);
-            csv_num(&b, ch->p_wilcoxon);
-            csv_num(&b, ch->p_wilcoxon_holm);
-            csv_num(&b, ch->p_welch);
-            csv_num(&b, ch->p_welch_holm);
-            csv_num(&b, ch->p_mw);
-            csv_num(&b, ch->p_mw_holm);
-            csv_num(&b, ch->mde_pct);
-            rcuprof_sb_printf(&b, ",%d,%d", ch->too_few, ch->resolved);
-            csv_num(&b, ch->p_min_attainable);
-            rcuprof_sb_printf(&b, "\n");
+            rcuprof_sb_printf(&b, ",%s,%zu,%zu,%zu,%zu\n",
+                              rcuprof_table_row_state_name(t, ti),
+                              c->states[RCUPROF_STATE_FAST],
+                              c->states[RCUPROF_STATE_SLOW],
+                              c->states[RCUPROF_STATE_MIXED],
+                              c->states[RCUPROF_STATE_UNKNOWN]);
         }
     }
     return rcuprof_sb_done(&b);

@@ -10,6 +10,20 @@ static json_t *jnum(double x)
     return isfinite(x) ? json_real(x) : json_null();
 }
 
+/* A file's machine-state split (analysis/state.h). */
+static json_t *state_json(const rcuprof_state_split *sp)
+{
+    return json_pack("{s:I, s:i, s:o, s:o, s:o, s:o, s:I, s:I}",
+                     "samples", (json_int_t)sp->n,
+                     "clusters", sp->n == 0 ? 0 : sp->two ? 2 : 1,
+                     "threshold_ns", jnum(sp->threshold_ns),
+                     "fast_ns", jnum(sp->fast_ns),
+                     "slow_ns", jnum(sp->slow_ns),
+                     "separation", jnum(sp->separation),
+                     "fast_samples", (json_int_t)sp->n_fast,
+                     "slow_samples", (json_int_t)sp->n_slow);
+}
+
 json_t *rcuprof_table_json(const rcuprof_table *t, const rcuprof_results *rs)
 {
     json_t *j, *rows = json_array(), *files = json_array(), *vars = json_array();
@@ -26,6 +40,8 @@ json_t *rcuprof_table_json(const rcuprof_table *t, const rcuprof_results *rs)
             "host", f->host, "kernel", f->kernel,
             "points", (json_int_t)f->points, "corrupt_lines",
             (json_int_t)f->n_corrupt, "torn", f->torn));
+        json_object_set_new(json_array_get(files, i), "machine_state",
+                            state_json(&f->state));
     }
     for (ti = 0; ti < t->nthreads; ti++) {
         json_t *cells = json_object(), *changes = json_object();
@@ -51,6 +67,13 @@ json_t *rcuprof_table_json(const rcuprof_table *t, const rcuprof_results *rs)
                 "ops_per_s", jnum(has ? c->tput_mean : NAN),
                 "ops_per_s_lo", jnum(has ? c->tput_lo : NAN),
                 "ops_per_s_hi", jnum(has ? c->tput_hi : NAN)));
+            json_object_set_new(json_object_get(cells, t->variants[v]),
+                                "states", json_pack(
+                "{s:I, s:I, s:I, s:I}",
+                "fast", (json_int_t)c->states[RCUPROF_STATE_FAST],
+                "slow", (json_int_t)c->states[RCUPROF_STATE_SLOW],
+                "mixed", (json_int_t)c->states[RCUPROF_STATE_MIXED],
+                "unknown", (json_int_t)c->states[RCUPROF_STATE_UNKNOWN]));
             if (v == t->baseline)
                 continue;
             json_object_set_new(changes, t->variants[v], !ch->have
@@ -73,7 +96,8 @@ json_t *rcuprof_table_json(const rcuprof_table *t, const rcuprof_results *rs)
                 "p_min_attainable", jnum(ch->p_min_attainable)));
         }
         json_array_append_new(rows, json_pack(
-            "{s:I, s:b, s:o, s:o}", "threads", (json_int_t)t->threads[ti],
+            "{s:I, s:s, s:b, s:o, s:o}", "threads", (json_int_t)t->threads[ti],
+            "state", rcuprof_table_row_state_name(t, ti),
             "oversubscribed", rcuprof_table_oversubscribed(t, ti),
             "cells", cells, "changes", changes));
     }
@@ -85,6 +109,8 @@ json_t *rcuprof_table_json(const rcuprof_table *t, const rcuprof_results *rs)
                   "files", files, "rows", rows, "notes", t->notes,
                   "tests", (json_int_t)t->ntests, "level", t->level,
                   "alpha", t->alpha, "power", t->power);
+    if (j != NULL)
+        json_object_set_new(j, "by_state", json_boolean(t->by_state));
     if (j != NULL)
         json_object_set_new(j, "cpus_allowed", t->cpus_allowed
                             ? json_integer(t->cpus_allowed) : json_null());
@@ -160,6 +186,8 @@ json_t *rcuprof_scaling_json(const rcuprof_scaling *s, size_t n,
                   "level", n > 0 ? s[0].level : t->level,
                   "min_step_eff", n > 0 ? s[0].min_step_eff : 0.0,
                   "variants", vars, "scaling", by, "notes", t->notes);
+    if (j != NULL)
+        json_object_set_new(j, "by_state", json_boolean(t->by_state));
     if (j != NULL)
         json_object_set_new(j, "cpus_allowed", t->cpus_allowed
                             ? json_integer(t->cpus_allowed) : json_null());

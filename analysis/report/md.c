@@ -66,6 +66,48 @@ static void md_tail(struct rcuprof_sb *b, const rcuprof_table *t, size_t os)
     }
 }
 
+/* The state mix of each cell, a small table beside the comparison. */
+static void md_state_mix(struct rcuprof_sb *b, const rcuprof_table *t)
+{
+    size_t ti, k;
+
+    rcuprof_sb_printf(b, "\nMachine state of the runs, from the cache-line "
+                      "round trip sampled inside each window (f fast, "
+                      "s slow, m mixed, ? unknown; the notes give the "
+                      "split):\n\n| threads |");
+    for (k = 0; k < t->nvariants; k++)
+        rcuprof_sb_printf(b, " %s |", t->variants[col_variant(t, k)]);
+    rcuprof_sb_printf(b, "\n|--:|");
+    for (k = 0; k < t->nvariants; k++)
+        rcuprof_sb_printf(b, "--:|");
+    rcuprof_sb_printf(b, "\n");
+    for (ti = 0; ti < t->nthreads; ti++) {
+        rcuprof_sb_printf(b, "| %u |", t->threads[ti]);
+        for (k = 0; k < t->nvariants; k++) {
+            char mix[64];
+
+            rcuprof_cell_state_mix(&t->cells[ti * t->nvariants
+                                             + col_variant(t, k)],
+                                   mix, sizeof(mix));
+            rcuprof_sb_printf(b, " %s |", mix);
+        }
+        rcuprof_sb_printf(b, "\n");
+    }
+}
+
+/* Under a comparison: the state mix of its cells, or what --by-state
+ * rows are. */
+static void md_states(struct rcuprof_sb *b, const rcuprof_table *t)
+{
+    if (t->have_states && !t->by_state)
+        md_state_mix(b, t);
+    else if (t->by_state)
+        rcuprof_sb_printf(b, "\nRows by machine state (--by-state): each "
+                          "compares only the runs of that state, from the "
+                          "cache-line round trip sampled inside the window "
+                          "(the notes give the split).\n");
+}
+
 /* What the compact table's footnotes must explain. */
 struct md_marks {
     int unpaired, holm, too_few;
@@ -119,10 +161,11 @@ char *rcuprof_table_markdown(const rcuprof_table *t)
     rcuprof_sb_printf(&b, "\n");
     for (ti = 0; ti < t->nthreads; ti++) {
         int over = rcuprof_table_oversubscribed(t, ti);
+        char label[48];
 
         os += over;
-        rcuprof_sb_printf(&b, "| %u%s |", t->threads[ti],
-                          over ? " [^os]" : "");
+        rcuprof_table_row_label(t, ti, label, sizeof(label));
+        rcuprof_sb_printf(&b, "| %s%s |", label, over ? " [^os]" : "");
         for (k = 0; k < t->nvariants; k++) {
             const rcuprof_cell *c;
 
@@ -162,6 +205,7 @@ char *rcuprof_table_markdown(const rcuprof_table *t)
         rcuprof_sb_printf(&b, "\n[^u]: No common blocks: the ratio of the "
                           "geometric means with Welch's t interval on the "
                           "logs, and its p.\n");
+    md_states(&b, t);
     md_tail(&b, t, os);
     return rcuprof_sb_done(&b);
 }
@@ -196,9 +240,11 @@ char *rcuprof_table_markdown_wide(const rcuprof_table *t)
     rcuprof_sb_printf(&b, "\n");
     for (ti = 0; ti < t->nthreads; ti++) {
         int over = rcuprof_table_oversubscribed(t, ti);
+        char label[48];
 
         os += over;
-        rcuprof_sb_printf(&b, "| %u%s |", t->threads[ti], over ? " [^os]" : "");
+        rcuprof_table_row_label(t, ti, label, sizeof(label));
+        rcuprof_sb_printf(&b, "| %s%s |", label, over ? " [^os]" : "");
         for (k = 0; k < t->nvariants; k++) {
             const rcuprof_cell *c;
 
@@ -255,6 +301,7 @@ char *rcuprof_table_markdown_wide(const rcuprof_table *t)
               "(alpha 0.05, power 0.8, t quantiles); a change below it is "
               "not resolved.\n",
               bl, t->ntests, RCUPROF_CHANGE_MIN_N);
+    md_states(&b, t);
     md_tail(&b, t, os);
     return rcuprof_sb_done(&b);
 }

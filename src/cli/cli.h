@@ -140,14 +140,18 @@ int rcuprof_results_load_all(struct rcuprof_results_st *rs,
 # include "scaling.h"
 struct rcuprof_analysed {
     rcuprof_results rs;
-    rcuprof_table t;
+    rcuprof_table t;            /* by thread count: scaling and plots */
+    rcuprof_table ts;           /* by_state: by thread count and state */
+    const rcuprof_table *cmp;   /* the comparison to print: &ts or &t */
     int compared;
     rcuprof_scaling *scaling;   /* per variant of t, or NULL */
     size_t nscaling;
 };
+/* by_state (--by-state) stratifies the comparison by machine state; it
+ * needs two variants (a usage error otherwise). */
 int rcuprof_cmd_analyse(const char *cmd, char *const *paths, size_t n,
                         const char *baseline, int metric, int scaling,
-                        struct rcuprof_analysed *a);
+                        int by_state, struct rcuprof_analysed *a);
 void rcuprof_analysed_free(struct rcuprof_analysed *a);
 /* A JSON document as indented text with sorted keys and a final newline
  * (the writers' JSON); NULL when memory ran out.  j is not freed. */

@@ -193,7 +193,7 @@ int rcuprof_results_load_all(rcuprof_results *rs, char *const *paths,
 
 int rcuprof_cmd_analyse(const char *cmd, char *const *paths, size_t n,
                         const char *baseline, int metric, int scaling,
-                        struct rcuprof_analysed *a)
+                        int by_state, struct rcuprof_analysed *a)
 {
     char err[1024];
     size_t v;
@@ -217,6 +217,20 @@ int rcuprof_cmd_analyse(const char *cmd, char *const *paths, size_t n,
         rcuprof_err("%s: %s", cmd, err);
         return RCUPROF_ERR_USAGE;
     }
+    a->cmp = &a->t;
+    if (by_state && !a->compared) {
+        rcuprof_err("%s: --by-state stratifies a comparison and the results hold one variant: add a second variant's results, or drop --by-state",
+                    cmd);
+        return RCUPROF_ERR_USAGE;
+    }
+    if (by_state) {
+        if (rcuprof_table_build_states(&a->rs, baseline, metric, 1, &a->ts,
+                                       err, sizeof(err)) != 0) {
+            rcuprof_err("%s: %s", cmd, err);
+            return RCUPROF_ERR_USAGE;
+        }
+        a->cmp = &a->ts;
+    }
     if (!scaling && a->compared)
         return RCUPROF_OK;
     a->scaling = calloc(a->t.nvariants, sizeof(*a->scaling));
@@ -239,6 +253,7 @@ void rcuprof_analysed_free(struct rcuprof_analysed *a)
         rcuprof_scaling_free(&a->scaling[v]);
     free(a->scaling);
     rcuprof_table_free(&a->t);
+    rcuprof_table_free(&a->ts);
     rcuprof_results_free(&a->rs);
     memset(a, 0, sizeof(*a));
 }

@@ -28,7 +28,7 @@ static int opt_format(void *target, const struct rcuprof_opt *row,
 
 struct compare_args {
     const char *baseline, *format, *out;
-    int metric, scaling;
+    int metric, scaling, by_state;
 };
 
 static const struct rcuprof_opt compare_rows[] = {
@@ -47,6 +47,9 @@ static const struct rcuprof_opt compare_rows[] = {
     RCUPROF_OPTION(RCUPROF_OPT_FLAG, "scaling", 0, "", "", 0, 1,
                    struct compare_args, scaling, NULL,
                    "with several variants, also each one's scaling report (md: after the table; json: member scaling); one variant gets only that"),
+    RCUPROF_OPTION(RCUPROF_OPT_FLAG, "by-state", 0, "", "", 0, 1,
+                   struct compare_args, by_state, NULL,
+                   "one row per thread count and machine state (fast, slow, mixed, unknown), each comparing only the runs of that state"),
     RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 0, "", "", 0, 0,
                         "this list"),
 };
@@ -66,15 +69,15 @@ static void help(void)
 static char *compare_render(const struct compare_args *a,
                             const struct rcuprof_analysed *an)
 {
-    const rcuprof_table *t = &an->t;
+    const rcuprof_table *t = &an->t, *cmp = an->cmp;
     char *text = NULL, *more = NULL, *both;
     json_t *j;
 
     if (strncmp(a->format, "md", 2) == 0) {
         if (!an->compared)
             return rcuprof_scaling_markdown(an->scaling, an->nscaling, t, 0);
-        text = strcmp(a->format, "md") == 0 ? rcuprof_table_markdown(t)
-                                            : rcuprof_table_markdown_wide(t);
+        text = strcmp(a->format, "md") == 0 ? rcuprof_table_markdown(cmp)
+                                            : rcuprof_table_markdown_wide(cmp);
         if (text == NULL || !a->scaling)
             return text;
         more = rcuprof_scaling_markdown(an->scaling, an->nscaling, t, 1);
@@ -85,12 +88,12 @@ static char *compare_render(const struct compare_args *a,
         return both;
     }
     if (strcmp(a->format, "csv") == 0)
-        return an->compared ? rcuprof_table_csv(t)
+        return an->compared ? rcuprof_table_csv(cmp)
                             : rcuprof_scaling_csv(an->scaling, an->nscaling);
     if (!an->compared) {
         j = rcuprof_scaling_json(an->scaling, an->nscaling, t);
     } else {
-        j = rcuprof_table_json(t, &an->rs);
+        j = rcuprof_table_json(cmp, &an->rs);
         if (j != NULL && a->scaling) {
             json_t *sc = rcuprof_scaling_json(an->scaling, an->nscaling, t);
 
@@ -128,7 +131,8 @@ int rcuprof_cmd_compare(int argc, char **argv)
         return RCUPROF_ERR_USAGE;
     }
     rc = rcuprof_cmd_analyse("compare", argv + first, (size_t)(argc - first),
-                             a.baseline, a.metric, a.scaling, &an);
+                             a.baseline, a.metric, a.scaling, a.by_state,
+                             &an);
     if (rc != RCUPROF_OK) {
         rcuprof_analysed_free(&an);
         return rc;

@@ -27,7 +27,7 @@
 
 struct report_args {
     const char *out, *baseline;
-    int metric;
+    int metric, by_state;
 };
 
 static const struct rcuprof_opt report_rows[] = {
@@ -40,6 +40,9 @@ static const struct rcuprof_opt report_rows[] = {
     RCUPROF_OPTION(RCUPROF_OPT_CALLBACK, "metric", 0, "M", "wall_ns_per_op",
                    0, 0, struct report_args, metric, rcuprof_cmd_opt_metric,
                    "wall_ns_per_op or cpu_ns_per_op"),
+    RCUPROF_OPTION(RCUPROF_OPT_FLAG, "by-state", 0, "", "", 0, 1,
+                   struct report_args, by_state, NULL,
+                   "results.md, .csv and .json by thread count and machine state, as compare --by-state (scaling and plots stay by thread count)"),
     RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 0, "", "", 0, 0,
                         "this list"),
 };
@@ -155,7 +158,7 @@ static int report_render(struct report *r, const char *dir)
 
     sc = rcuprof_scaling_json(an->scaling, an->nscaling, &an->t);
     if (an->compared) {
-        j = rcuprof_table_json(&an->t, &an->rs);
+        j = rcuprof_table_json(an->cmp, &an->rs);
         if (j != NULL)
             json_object_set(j, "scaling", json_object_get(sc, "scaling"));
         json_decref(sc);
@@ -172,12 +175,12 @@ static int report_render(struct report *r, const char *dir)
     r->scaling_md = rcuprof_scaling_markdown(an->scaling, an->nscaling,
                                              &an->t, 0);
     r->scaling_csv = rcuprof_scaling_csv(an->scaling, an->nscaling);
-    r->md = an->compared ? rcuprof_table_markdown(&an->t)
+    r->md = an->compared ? rcuprof_table_markdown(an->cmp)
                          : (r->scaling_md != NULL ? strdup(r->scaling_md)
                                                   : NULL);
-    r->md_wide = an->compared ? rcuprof_table_markdown_wide(&an->t)
+    r->md_wide = an->compared ? rcuprof_table_markdown_wide(an->cmp)
                               : (r->md != NULL ? strdup(r->md) : NULL);
-    r->csv = an->compared ? rcuprof_table_csv(&an->t)
+    r->csv = an->compared ? rcuprof_table_csv(an->cmp)
                           : (r->scaling_csv != NULL ? strdup(r->scaling_csv)
                                                     : NULL);
     r->js = rcuprof_json_text(j);
@@ -251,7 +254,7 @@ int rcuprof_cmd_report(int argc, char **argv)
         return RCUPROF_ERR_USAGE;
     }
     rc = rcuprof_cmd_analyse("report", argv + first, (size_t)(argc - first),
-                             a.baseline, a.metric, 1, &r.an);
+                             a.baseline, a.metric, 1, a.by_state, &r.an);
     if (rc == 0)
         rc = report_render(&r, a.out);
     if (rc == 0)

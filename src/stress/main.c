@@ -531,6 +531,7 @@ struct driver {
     /* The measurement around the harness's window. */
     int rtt_cpu[2];
     double rtt[2];
+    struct rcuprof_rtt_sampler *rtts; /* the round trip inside the window */
     int64_t steal0, steal1;
 };
 
@@ -540,6 +541,7 @@ static void driver_free(struct driver *d)
     if (d->workload_up)
         workload_teardown(&d->run);
     rcuprof_churn_free(d->churn);
+    rcuprof_rtt_sampler_free(d->rtts);
     rcuprof_counters_free(d->ctr);
     rcuprof_sampler_free(d->smp);
 #ifdef RCUPROF_HAVE_PROBES
@@ -657,8 +659,9 @@ static int driver_setup(struct driver *d)
 
 /*
  * Measure: the line round trip and the steal counter before, the
- * harness's run, then the writers stopped, the steal counter and the
- * round trip after.  0 or the exit code (message printed).
+ * harness's run with the round trip sampled inside its window, then the
+ * writers and the sampler stopped, the steal counter and the round trip
+ * after.  0 or the exit code (message printed).
  */
 static int driver_measure(struct driver *d)
 {
@@ -669,11 +672,18 @@ static int driver_measure(struct driver *d)
     pick_rtt_cpus(run, d->plan, d->allowed, d->rtt_cpu);
     if (run->cfg.rtt && d->rtt_cpu[1] >= 0)
         d->rtt[0] = rcuprof_line_rtt_ns(d->rtt_cpu[0], d->rtt_cpu[1], 20000);
+    if (run->cfg.rtt
+        && rcuprof_rtt_sampler_start(run, d->rtt_cpu[0], d->rtt_cpu[1],
+                                     &d->rtts) != 0) {
+        rcuprof_stress_error("system", "cannot start the round-trip sampler (no memory or thread)");
+        return RCUPROF_EXIT_SYSTEM;
+    }
     d->steal0 = rcuprof_steal_ticks();
 
     rc = rcuprof_harness_run(run);
 
     d->steal1 = rcuprof_steal_ticks();
+    rcuprof_rtt_sampler_stop(d->rtts);
     rcuprof_churn_stop(d->churn);
     if (rc == 0 && run->cfg.rtt && d->rtt_cpu[1] >= 0)
         d->rtt[1] = rcuprof_line_rtt_ns(d->rtt_cpu[0], d->rtt_cpu[1], 20000);
@@ -701,12 +711,15 @@ static void run_member_rest(struct driver *d, json_t *rj, uint64_t ops)
     json_object_set_new(rj, "churn", rcuprof_churn_json(d->churn));
     json_object_set_new(rj, "line_rtt", d->rtt_cpu[1] < 0 || !run->cfg.rtt
         ? json_null()
-        : json_pack("{s:[i,i], s:o, s:o}", "cpus", d->rtt_cpu[0],
+        : json_pack("{s:[i,i], s:o, s:o, s:o}", "cpus", d->rtt_cpu[0],
                     d->rtt_cpu[1],
                     "before_ns", d->rtt[0] >= 0 ? json_real(d->rtt[0])
                                                 : json_null(),
                     "after_ns", d->rtt[1] >= 0 ? json_real(d->rtt[1])
-                                               : json_null()));
+                                               : json_null(),
+                    "window", rcuprof_rtt_sampler_json(
+                        d->rtts, run->wall_ns,
+                        (unsigned)hwloc_bitmap_weight(d->allowed))));
     json_object_set_new(rj, "steal_ms", d->steal0 >= 0 && d->steal1 >= d->steal0
         ? json_real((double)(d->steal1 - d->steal0) * 1000.0
                     / (double)sysconf(_SC_CLK_TCK))

@@ -198,6 +198,21 @@ void rcuprof_sched_sample_self(struct rcuprof_sched_sample *s);
 int64_t rcuprof_steal_ticks(void);
 /* Round trip of one cache line between CPUs a and b, in ns (-1: cannot). */
 double rcuprof_line_rtt_ns(int cpu_a, int cpu_b, unsigned iters);
+/*
+ * The round trip inside the window (run.line_rtt.window): _start registers
+ * a tool and starts a thread that samples the round trip between cpu_a and
+ * cpu_b about 8 times while the window is open (a pair of distinct CPUs,
+ * else *out stays NULL); _stop joins it (after the harness); _json is the
+ * window member with the pair's own cost over window_ns x cpus.  -1: no
+ * memory or thread.
+ */
+struct rcuprof_rtt_sampler;
+int rcuprof_rtt_sampler_start(struct rcuprof_run *run, int cpu_a, int cpu_b,
+                              struct rcuprof_rtt_sampler **out);
+void rcuprof_rtt_sampler_stop(struct rcuprof_rtt_sampler *s);
+json_t *rcuprof_rtt_sampler_json(const struct rcuprof_rtt_sampler *s,
+                                 uint64_t window_ns, unsigned cpus);
+void rcuprof_rtt_sampler_free(struct rcuprof_rtt_sampler *s);
 
 /* env.c */
 json_t *rcuprof_env_json(const struct rcuprof_run *run);

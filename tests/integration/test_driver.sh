@@ -72,6 +72,11 @@ j --threads=2 --duration-ms=50 --workload=pingpong --pin=scatter && \
 check "pingpong round trips" "r['ops']>0 and r['workload']['kind']=='pingpong'" "r"
 j --threads=2 --duration-ms=50 --rtt=on && \
 check "line round trip measured before and after" "(r['line_rtt'] is None and d['env']['cpus_allowed']<2) or (r['line_rtt']['before_ns']>0 and r['line_rtt']['after_ns']>0)" "r['line_rtt']"
+# ... and sampled inside the window: every sample starts inside it, no
+# more of them than its length allows, each a number above 0 or null, and
+# the sampler's own cost reported.
+j --threads=2 --duration-ms=300 --rtt=on && \
+check "line round trip sampled inside the window, its cost reported" "(r['line_rtt'] is None and d['env']['cpus_allowed']<2) or (lambda w: w['every_ms']==37 and len(w['at_ms'])==len(w['ns']) and len(w['ns'])<=1+300//37 and all(0<=a<=r['wall_ns']/1e6 for a in w['at_ms']) and all(x is None or x>0 for x in w['ns']) and w['cost_cpu_ns']>=0 and w['cost_share'] is not None)(r['line_rtt']['window'])" "r['line_rtt']"
 
 # 1024 threads, heavily oversubscribed here: every one counted, exactly.
 j --threads=1024 --ops=100 --warmup-ms=0 --workload=empty --rtt=off && \

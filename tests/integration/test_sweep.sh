@@ -276,6 +276,50 @@ d = json.load(sys.stdin)
 assert d['schema'] == 'rcuprof-compare/1' and d['baseline'] == '$B' and d['metric'] == 'cpu_ns_per_op'
 assert [r['threads'] for r in d['rows']] == [1, 2] and d['tests'] == 2
 " && pass "compare json, --baseline, --metric" || fail "compare json"
+# Machine state: every cell's runs by state add up to its runs; by state,
+# the rows of a thread count split its runs, each row one state.
+"$RCUPROF" compare "$TMP/s2/results.jsonl" --format json > "$TMP/st.json" \
+  && "$RCUPROF" compare "$TMP/s2/results.jsonl" --format json --by-state > "$TMP/bs.json" \
+  && "$PY" - "$TMP/st.json" "$TMP/bs.json" <<'PY' && pass "state mix per cell; --by-state splits each cell's runs by state" || fail "by-state: $(cat "$TMP/bs.json" | head -c 600)"
+import json, sys
+st, bs = (json.load(open(p)) for p in sys.argv[1:3])
+assert st['by_state'] is False and bs['by_state'] is True
+ms = st['files'][0]['machine_state']
+assert ms['clusters'] in (0, 1, 2) and ms['samples'] >= 0, ms
+for r in st['rows']:
+    assert r['state'] == 'all'
+    for c in r['cells'].values():
+        assert sum(c['states'].values()) == c['n'], c
+for r in st['rows']:
+    for v, c in r['cells'].items():
+        split = [b['cells'][v] for b in bs['rows'] if b['threads'] == r['threads']]
+        assert sum(x['n'] for x in split) == c['n'], (r['threads'], v)
+for b in bs['rows']:
+    assert b['state'] in ('fast', 'slow', 'mixed', 'unknown'), b['state']
+    for c in b['cells'].values():
+        assert c['states'][b['state']] == c['n'], (b['state'], c)
+PY
+# Results written before the sampler load, compare and report: state unknown.
+"$PY" - "$TMP/s2/results.jsonl" "$TMP/old.jsonl" <<'PY'
+import json, sys
+with open(sys.argv[2], 'w') as out:
+    for line in open(sys.argv[1]):
+        d = json.loads(line)
+        rtt = ((d.get('result') or {}).get('run') or {}).get('line_rtt')
+        if rtt:
+            del rtt['window']
+        out.write(json.dumps(d) + '\n')
+PY
+"$RCUPROF" compare "$TMP/old.jsonl" > "$TMP/old.md" 2>/dev/null && ! grep -qi "machine state" "$TMP/old.md" \
+  && "$RCUPROF" compare "$TMP/old.jsonl" --by-state 2>/dev/null | grep -q "machine state unknown: no round trip sampled inside the window" \
+  && pass "results without the sampler: compared as before; by state, unknown" || fail "old results: $(cat "$TMP/old.md")"
+"$RCUPROF" compare "$TMP/old.jsonl" --by-state --format csv | "$PY" -c "
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+assert rows and all(r['state'] == 'unknown' and int(r['runs_unknown']) == int(r['n']) for r in rows), rows
+" && pass "results without the sampler, --by-state: one unknown row per count" || fail "old results by state"
+"$RCUPROF" report "$TMP/old.jsonl" --by-state --out "$TMP/oldrep" >/dev/null 2>&1 && grep -q "Rows by machine state" "$TMP/oldrep/results.md" \
+  && pass "report --by-state on results without the sampler" || fail "old results report"
 # Crashed points are left out and named.
 "$RCUPROF" compare "$TMP/s3/results.jsonl" 2>/dev/null | grep -q "failed runs, left out: $B@1 x2" \
     && pass "failed runs named in the notes" || fail "failed runs note"
@@ -399,6 +443,9 @@ v = d['scaling']['$A']
 assert [r['threads'] for r in v['rows']] == [1, 2] and v['usl']['fitted'] is False, v
 " && pass "compare --format json on one variant: rcuprof-scaling/1" || fail "one-variant json"
 expect_error 2 "--baseline 'nope'" "$RCUPROF" compare "$TMP/one/results.jsonl" --baseline nope
+expect_error 2 "--by-state stratifies a comparison" "$RCUPROF" compare "$TMP/one/results.jsonl" --by-state
+expect_error 2 "--by-state stratifies a comparison" "$RCUPROF" report "$TMP/one/results.jsonl" --by-state --out "$TMP/onebs"
+[ ! -e "$TMP/onebs" ] && pass "report --by-state refused: nothing written" || fail "report --by-state on one variant wrote $TMP/onebs"
 if "$RCUPROF" report "$TMP/one/results.jsonl" --out "$TMP/onerep" >/dev/null 2>"$TMP/onerep.err"; then
     pass "report on one variant ran"
 else

@@ -206,6 +206,29 @@ static void add_point(char **buf, const char *variant, unsigned block,
     *buf = s;
 }
 
+/* An ok point whose run sampled the round trip inside its window. */
+static void add_point_rtt(char **buf, const char *variant, unsigned block,
+                          unsigned threads, double wall, const char *rtt_ns)
+{
+    char *s;
+
+    assert_true(asprintf(&s, "%s{\"type\":\"point\",\"block\":%u,"
+                         "\"threads\":%u,\"variant\":\"%s\",\"order\":0,"
+                         "\"seq\":0,\"status\":\"ok\",\"message\":null,"
+                         "\"result\":{\"env\":{\"cpus_allowed\":2,"
+                         "\"hostname\":\"h\",\"kernel\":\"k\"},"
+                         "\"run\":{\"wall_ns_per_op\":%.17g,"
+                         "\"cpu_ns_per_op\":%.17g,\"ops_per_s\":%.17g,"
+                         "\"line_rtt\":{\"cpus\":[0,1],\"before_ns\":null,"
+                         "\"after_ns\":null,\"window\":{\"every_ms\":40,"
+                         "\"round_trips\":576,\"at_ms\":[],\"ns\":%s,"
+                         "\"cost_cpu_ns\":1000,\"cost_share\":0.01}}}}}\n",
+                         *buf, block, threads, variant, wall, wall / 2,
+                         1e9 * threads / wall, rtt_ns) > 0);
+    free(*buf);
+    *buf = s;
+}
+
 static void test_read_torn_and_corrupt(void **state)
 {
     char path[300], err[512], *text = header_line("[\"a\",\"b\"]", 1);
@@ -508,6 +531,29 @@ static void test_table(void **state)
                                     "base"));
     }
     json_decref(j);
+    /* Written before the sampler: every run's state is unknown; the table
+     * reads as it did (no mix, no note) unless the rows are by state. */
+    assert_false(t.have_states);
+    assert_int_equal(t.cells[0].states[RCUPROF_STATE_UNKNOWN], 3);
+    assert_int_equal(rs.files[0].state.n, 0);
+    md = rcuprof_table_markdown(&t);
+    assert_non_null(md);
+    if (strstr(md, "machine state") != NULL
+        || strstr(md, "Machine state of the runs") != NULL)
+        fail_msg("markdown:\n%s", md);
+    free(md);
+    rcuprof_table_free(&t);
+    assert_int_equal(rcuprof_table_build_states(&rs, NULL, RCUPROF_METRIC_WALL,
+                                                1, &t, err, sizeof(err)), 0);
+    assert_int_equal(t.nthreads, 2);
+    assert_int_equal(t.row_state[0], RCUPROF_STATE_UNKNOWN);
+    assert_int_equal(t.cells[0].n, 3);
+    md = rcuprof_table_markdown(&t);
+    assert_non_null(md);
+    if (strstr(md, "| 1 unknown | 120.0 |") == NULL
+        || strstr(md, "machine state unknown: no round trip sampled") == NULL)
+        fail_msg("markdown by state:\n%s", md);
+    free(md);
     rcuprof_table_free(&t);
 
     /* The other metric: cpu_ns_per_op is wall / 2 in this file. */
@@ -568,6 +614,125 @@ static void test_change_resolved(void **state)
                         "log ratios, the test its 95% interval comes from), "
                         "Holm-adjusted over the table's 6 tests, is below "
                         "0.05");
+}
+
+/*
+ * Machine state: a file whose runs sampled the round trip in their window.
+ * Fast samples near 80 ns, slow near 670: two clusters over the file.
+ *   block:   0     1     2     3
+ *   a:       f100  f104  s200  s210
+ *   b:       f90   f94   f92   m150
+ * a's mix 2f 2s, b's 3f 1m: total variation 0.5, a note.  By state: the
+ * fast row pairs blocks 0 and 1 only; slow has a alone, mixed b alone.
+ */
+static void test_table_states(void **state)
+{
+    static const char *const fast = "[80,82,81]", *const slow = "[660,680,670]",
+        *const mixed = "[80,670,82]";
+    static const struct {
+        const char *variant;
+        unsigned block;
+        double wall;
+        const char *const *rtt;
+        int want;
+    } pts[] = {
+        { "a", 0, 100, &fast, RCUPROF_STATE_FAST },
+        { "b", 0, 90, &fast, RCUPROF_STATE_FAST },
+        { "a", 1, 104, &fast, RCUPROF_STATE_FAST },
+        { "b", 1, 94, &fast, RCUPROF_STATE_FAST },
+        { "a", 2, 200, &slow, RCUPROF_STATE_SLOW },
+        { "b", 2, 92, &fast, RCUPROF_STATE_FAST },
+        { "a", 3, 210, &slow, RCUPROF_STATE_SLOW },
+        { "b", 3, 150, &mixed, RCUPROF_STATE_MIXED },
+    };
+    char path[300], err[512], *text = header_line("[\"a\",\"b\"]", 2);
+    rcuprof_results rs;
+    rcuprof_table t, ts;
+    char *md, *csv;
+    json_t *j;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof(pts) / sizeof(pts[0]); i++)
+        add_point_rtt(&text, pts[i].variant, pts[i].block, 2, pts[i].wall,
+                      *pts[i].rtt);
+    snprintf(path, sizeof(path), "%s/states.jsonl", tmpdir);
+    write_file(path, text);
+    free(text);
+    memset(&rs, 0, sizeof(rs));
+    assert_int_equal(rcuprof_results_read(&rs, path, err, sizeof(err)), 0);
+    assert_int_equal(rs.files[0].state.two, 1);
+    assert_int_equal(rs.files[0].state.n, 24);
+    for (i = 0; i < rs.npoints; i++)
+        if (rs.points[i].result.state != pts[i].want)
+            fail_msg("point %zu: %s", i,
+                     rcuprof_state_name(rs.points[i].result.state));
+
+    /* By thread count: the mixes, and the note that they differ. */
+    assert_int_equal(rcuprof_table_build(&rs, NULL, RCUPROF_METRIC_WALL, &t,
+                                         err, sizeof(err)), 0);
+    assert_int_equal(t.nthreads, 1);
+    assert_true(t.have_states);
+    assert_int_equal(t.cells[0].states[RCUPROF_STATE_FAST], 2);
+    assert_int_equal(t.cells[0].states[RCUPROF_STATE_SLOW], 2);
+    assert_int_equal(t.cells[1].states[RCUPROF_STATE_FAST], 3);
+    assert_int_equal(t.cells[1].states[RCUPROF_STATE_MIXED], 1);
+    md = rcuprof_table_markdown(&t);
+    assert_non_null(md);
+    if (strstr(md, "\n| threads | a | b |\n|--:|--:|--:|\n| 2 | 2f 2s | 3f 1m |\n") == NULL
+        || strstr(md, "\n| 2 | 153.5 | 106.5 -28.1% [") == NULL
+        || strstr(md, "different machine-state mixes (f fast, s slow, m mixed runs): b 3f 1m against a 2f 2s at 2") == NULL
+        || strstr(md, "two clusters over 24 samples") == NULL)
+        fail_msg("markdown:\n%s", md);
+    free(md);
+
+    /* By state: rows (2, fast), (2, slow), (2, mixed); each its own runs. */
+    assert_int_equal(rcuprof_table_build_states(&rs, NULL, RCUPROF_METRIC_WALL,
+                                                1, &ts, err, sizeof(err)), 0);
+    assert_int_equal(ts.nthreads, 3);
+    assert_int_equal(ts.row_state[0], RCUPROF_STATE_FAST);
+    assert_int_equal(ts.row_state[1], RCUPROF_STATE_SLOW);
+    assert_int_equal(ts.row_state[2], RCUPROF_STATE_MIXED);
+    assert_int_equal(ts.threads[2], 2);
+    assert_int_equal(ts.cells[0].n, 2);             /* a fast */
+    assert_int_equal(ts.cells[1].n, 3);             /* b fast */
+    assert_near(ts.cells[0].s.mean, 102, 1e-9);
+    assert_int_equal(ts.cells[2].n, 2);             /* a slow */
+    assert_int_equal(ts.cells[3].n, 0);             /* b slow */
+    assert_int_equal(ts.cells[5].n, 1);             /* b mixed */
+    /* The fast row pairs blocks 0 and 1: b/a = 0.9 and 94/104. */
+    assert_true(ts.changes[0 * 2 + 1].paired);
+    assert_int_equal(ts.changes[0 * 2 + 1].n_pairs, 2);
+    assert_near(ts.changes[0 * 2 + 1].change_pct,
+                100 * (sqrt(0.9 * 94.0 / 104) - 1), 1e-9);
+    assert_false(ts.changes[1 * 2 + 1].have);
+    /* The stratum is tighter than the pooled cell. */
+    assert_true(ts.cells[0].s.cv < t.cells[0].s.cv);
+    md = rcuprof_table_markdown(&ts);
+    assert_non_null(md);
+    if (strstr(md, "| 2 fast |") == NULL || strstr(md, "| 2 slow |") == NULL
+        || strstr(md, "| 2 mixed |") == NULL
+        || strstr(md, "Machine state of the runs") != NULL
+        || strstr(md, "different machine-state mixes") != NULL)
+        fail_msg("markdown by state:\n%s", md);
+    free(md);
+    csv = rcuprof_table_csv(&ts);
+    assert_non_null(csv);
+    assert_non_null(strstr(csv, ",state,runs_fast,runs_slow,runs_mixed,runs_unknown\n"));
+    assert_non_null(strstr(csv, ",slow,0,2,0,0\n"));
+    free(csv);
+    j = rcuprof_table_json(&ts, &rs);
+    assert_non_null(j);
+    assert_true(json_is_true(json_object_get(j, "by_state")));
+    assert_string_equal(json_string_value(json_object_get(
+        json_array_get(json_object_get(j, "rows"), 1), "state")), "slow");
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(
+        json_array_get(json_object_get(j, "files"), 0), "machine_state"),
+        "clusters")), 2);
+    json_decref(j);
+    rcuprof_table_free(&ts);
+    rcuprof_table_free(&t);
+    rcuprof_results_free(&rs);
 }
 
 static void test_table_needs_two(void **state)
@@ -755,7 +920,7 @@ static void test_too_few(void **state)
         fail_msg("compact markdown:\n%s", md);
     /* The CSV's row says too_few = 1 and resolved = 0, with the rank
      * test's floor of 2 / 2^2. */
-    if (strstr(csv, ",1,0,0.5\n") == NULL)
+    if (strstr(csv, ",1,0,0.5,all,0,0,0,2\n") == NULL)
         fail_msg("csv:\n%s", csv);
     free(md);
     free(csv);
@@ -772,6 +937,7 @@ int main(void)
         cmocka_unit_test(test_read_bad_files),
         cmocka_unit_test(test_table),
         cmocka_unit_test(test_change_resolved),
+        cmocka_unit_test(test_table_states),
         cmocka_unit_test(test_table_needs_two),
         cmocka_unit_test(test_coherent_n5),
         cmocka_unit_test(test_coherent_rows),

@@ -1,0 +1,66 @@
+/*
+ * The machine state a run ran in, from the cache-line round trip sampled
+ * inside its window (run.line_rtt.window, record.h): on a VM the host moves
+ * virtual CPUs and the round trip jumps between levels (80 and 670 ns on
+ * the project's 2-CPU VM), and with it every figure of the run.
+ *
+ * The rule (docs/methodology.md, "Machine state"):
+ *
+ *  - The threshold is learned over the samples of every ok run of one
+ *    results file (one sweep, one machine), so the runs of a sweep are
+ *    tagged against the same line; a run alone cannot tell fast from slow
+ *    when it stayed in one state.
+ *  - In log space the sorted samples are split in two where the
+ *    between-cluster variance is largest (Otsu's rule).  Two clusters when
+ *    there are at least RCUPROF_STATE_MIN_SAMPLES samples, the slow
+ *    cluster's geometric mean is at least RCUPROF_STATE_MIN_RATIO times
+ *    the fast one's, and the split explains at least RCUPROF_STATE_MIN_SEP
+ *    of the variance (one normal cluster split at its best explains 2/pi,
+ *    0.64).  The threshold is then the geometric midpoint between the
+ *    fast cluster's largest sample and the slow cluster's smallest.
+ *  - Otherwise one cluster: no threshold, every sample is fast (the
+ *    states are relative to the sweep: it showed no slow state).
+ *  - A sample above the threshold is slow, else fast.  A run is fast when
+ *    all its samples are fast, slow when all are slow, mixed otherwise,
+ *    unknown without samples (results written before the sampler, --rtt
+ *    off, fewer than 2 CPUs).
+ */
+#ifndef RCUPROF_STATE_H
+# define RCUPROF_STATE_H
+
+# include <stddef.h>
+
+# include "record.h"
+
+# define RCUPROF_STATE_MIN_SAMPLES 4
+# define RCUPROF_STATE_MIN_RATIO 1.5
+# define RCUPROF_STATE_MIN_SEP 0.8
+
+typedef struct rcuprof_state_split_st {
+    size_t n;                   /* samples learned from */
+    int two;                    /* two clusters: threshold is set */
+    double threshold_ns;        /* NAN with one cluster (or none) */
+    double fast_ns, slow_ns;    /* each cluster's median; slow NAN if one */
+    double separation;          /* share of the log variance the split
+                                 * explains; NAN below MIN_SAMPLES */
+    size_t n_fast, n_slow;      /* samples on each side */
+} rcuprof_state_split;
+
+/* "unknown", "fast", "slow", "mixed"; -1 from _parse otherwise. */
+const char *rcuprof_state_name(int state);
+int rcuprof_state_parse(const char *s);
+
+/*
+ * Learn the split from n samples (ns, each > 0; others are ignored).
+ * 0, or -1 when memory ran out.
+ */
+int rcuprof_state_learn(const double *ns, size_t n, rcuprof_state_split *s);
+
+/* A sample's state under the split: fast or slow. */
+int rcuprof_state_of_sample(const rcuprof_state_split *s, double ns);
+
+/* A run's state from its n samples: fast, slow, mixed; unknown if n = 0. */
+int rcuprof_state_of_run(const rcuprof_state_split *s, const double *ns,
+                         size_t n);
+
+#endif

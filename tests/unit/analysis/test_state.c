@@ -1,0 +1,192 @@
+/*
+ * The machine-state classifier (analysis/state.c) on synthetic round
+ * trips: two clusters, one cluster, a continuum, too few samples, the
+ * thresholds' rules, and the tag of a run from its samples.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "state.h"
+
+#define MAXS 64
+
+/* A cluster of n samples spread evenly over [lo, hi] (n = 1: lo). */
+static size_t spread(double *x, size_t at, size_t n, double lo, double hi)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        x[at + i] = n == 1 ? lo : lo + (hi - lo) * i / (n - 1);
+    return at + n;
+}
+
+/* n samples evenly in log space over [lo, hi]: no gap anywhere. */
+static size_t log_spread(double *x, size_t at, size_t n, double lo, double hi)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        x[at + i] = lo * pow(hi / lo, (double)i / (n - 1));
+    return at + n;
+}
+
+static void test_learn(void **state)
+{
+    static const struct {
+        int line;
+        /* two clusters a and b: na samples over [a_lo, a_hi], nb over
+         * [b_lo, b_hi]; log: a continuum instead (na over [a_lo, a_hi]) */
+        size_t na;
+        double a_lo, a_hi;
+        size_t nb;
+        double b_lo, b_hi;
+        int log;
+        /* expected */
+        int two;
+        size_t n_slow;
+    } rows[] = {
+        /* The VM's two levels, half and half. */
+        { __LINE__, 8, 78, 95, 8, 600, 700, 0, 1, 8 },
+        /* Mostly fast, a few slow samples far away. */
+        { __LINE__, 15, 80, 90, 1, 650, 650, 0, 1, 1 },
+        { __LINE__, 3, 80, 90, 13, 300, 340, 0, 1, 13 },
+        /* One cluster with ordinary jitter: no slow state. */
+        { __LINE__, 16, 75, 95, 0, 0, 0, 0, 0, 0 },
+        /* Two tight groups 1.3x apart: below the ratio, one state. */
+        { __LINE__, 8, 80, 81, 8, 104, 105, 0, 0, 0 },
+        /* Just above the ratio, well separated: two. */
+        { __LINE__, 8, 100, 101, 8, 160, 161, 0, 1, 8 },
+        /* A continuum over a decade (log-uniform): a two-split explains
+         * 3/4 of its variance, below 0.8: one. */
+        { __LINE__, 32, 70, 700, 0, 0, 0, 1, 0, 0 },
+        /* Too few samples to learn two clusters from. */
+        { __LINE__, 2, 80, 80, 1, 670, 670, 0, 0, 0 },
+        /* Four: enough. */
+        { __LINE__, 2, 80, 82, 2, 670, 680, 0, 1, 2 },
+        /* Nothing to learn from. */
+        { __LINE__, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+    };
+    size_t i, k;
+
+    (void)state;
+    for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        double x[MAXS];
+        size_t n = 0;
+        rcuprof_state_split s;
+
+        n = rows[i].log ? log_spread(x, n, rows[i].na, rows[i].a_lo,
+                                     rows[i].a_hi)
+                        : spread(x, n, rows[i].na, rows[i].a_lo, rows[i].a_hi);
+        n = spread(x, n, rows[i].nb, rows[i].b_lo, rows[i].b_hi);
+        assert_int_equal(rcuprof_state_learn(x, n, &s), 0);
+        if (s.n != n || s.two != rows[i].two || s.n_slow != rows[i].n_slow
+            || s.n_fast + s.n_slow != n)
+            fail_msg("line %d: n %zu two %d fast %zu slow %zu", rows[i].line,
+                     s.n, s.two, s.n_fast, s.n_slow);
+        if (s.two) {
+            /* The threshold lies between the clusters, and every sample
+             * of each falls on its side. */
+            if (!(s.threshold_ns > rows[i].a_hi
+                  && s.threshold_ns < rows[i].b_lo)
+                || !(s.fast_ns <= rows[i].a_hi && s.slow_ns >= rows[i].b_lo))
+                fail_msg("line %d: threshold %g fast %g slow %g",
+                         rows[i].line, s.threshold_ns, s.fast_ns, s.slow_ns);
+            for (k = 0; k < n; k++)
+                if (rcuprof_state_of_sample(&s, x[k])
+                    != (k < rows[i].na ? RCUPROF_STATE_FAST
+                                       : RCUPROF_STATE_SLOW))
+                    fail_msg("line %d: sample %g on the wrong side",
+                             rows[i].line, x[k]);
+        } else {
+            if (!isnan(s.threshold_ns) || !isnan(s.slow_ns))
+                fail_msg("line %d: one cluster has a threshold %g",
+                         rows[i].line, s.threshold_ns);
+            for (k = 0; k < n; k++)
+                if (rcuprof_state_of_sample(&s, x[k]) != RCUPROF_STATE_FAST)
+                    fail_msg("line %d: one cluster, sample %g not fast",
+                             rows[i].line, x[k]);
+        }
+    }
+}
+
+/* Samples that are not numbers above 0 are not learned from. */
+static void test_learn_ignores_bad(void **state)
+{
+    double x[] = { 80, NAN, 82, -1, 0, 670, INFINITY, 680 };
+    rcuprof_state_split s;
+
+    (void)state;
+    assert_int_equal(rcuprof_state_learn(x, 8, &s), 0);
+    assert_int_equal(s.n, 4);
+    assert_int_equal(s.two, 1);
+    assert_int_equal(s.n_slow, 2);
+}
+
+static void test_run(void **state)
+{
+    /* The split of a sweep with fast samples near 80 ns and slow ones
+     * near 670 ns, and that of a sweep with one cluster. */
+    double two[] = { 78, 80, 82, 85, 90, 640, 660, 670, 690 };
+    double one[] = { 78, 80, 82, 85, 90, 92 };
+    static const struct {
+        int line;
+        int two;                /* which split */
+        size_t n;
+        double ns[4];
+        int want;
+    } rows[] = {
+        { __LINE__, 1, 3, { 80, 85, 79 }, RCUPROF_STATE_FAST },
+        { __LINE__, 1, 2, { 650, 700 }, RCUPROF_STATE_SLOW },
+        { __LINE__, 1, 3, { 80, 650, 82 }, RCUPROF_STATE_MIXED },
+        { __LINE__, 1, 1, { 700 }, RCUPROF_STATE_SLOW },
+        { __LINE__, 1, 0, { 0 }, RCUPROF_STATE_UNKNOWN },
+        /* One cluster: relative to that sweep, nothing is slow. */
+        { __LINE__, 0, 2, { 80, 700 }, RCUPROF_STATE_FAST },
+        { __LINE__, 0, 0, { 0 }, RCUPROF_STATE_UNKNOWN },
+    };
+    rcuprof_state_split s2, s1;
+    size_t i;
+
+    (void)state;
+    assert_int_equal(rcuprof_state_learn(two, 9, &s2), 0);
+    assert_int_equal(rcuprof_state_learn(one, 6, &s1), 0);
+    assert_int_equal(s2.two, 1);
+    assert_int_equal(s1.two, 0);
+    for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        int got = rcuprof_state_of_run(rows[i].two ? &s2 : &s1, rows[i].ns,
+                                       rows[i].n);
+
+        if (got != rows[i].want)
+            fail_msg("line %d: %s, want %s", rows[i].line,
+                     rcuprof_state_name(got), rcuprof_state_name(rows[i].want));
+    }
+}
+
+static void test_names(void **state)
+{
+    int i;
+
+    (void)state;
+    for (i = 0; i < RCUPROF_STATE_COUNT; i++)
+        assert_int_equal(rcuprof_state_parse(rcuprof_state_name(i)), i);
+    assert_int_equal(rcuprof_state_parse("all"), -1);
+    assert_int_equal(rcuprof_state_parse(NULL), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_learn),
+        cmocka_unit_test(test_learn_ignores_bad),
+        cmocka_unit_test(test_run),
+        cmocka_unit_test(test_names),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
