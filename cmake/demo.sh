@@ -1,52 +1,141 @@
 #!/usr/bin/env bash
-# The default comparison of `make demo`: every built variant, EVP_MD_fetch
-# with no write churn and then with a writer churning the store, 1 and 2
-# threads, interleaved repetitions, compared with paired statistics.
-# Results, tables and plots go to BUILD/demo/.
+# The default comparison of `make demo`: stock against the two RCU stores,
+# EVP_MD_fetch at 1 and 2 threads, first with no write churn and then with a
+# writer churning the store's query cache.  Each sweep is adaptive (sweep
+# --target-mde/--max-time): a first stage of interleaved blocks, then blocks
+# added until every change is resolved to the target or the time budget is
+# spent.  The output starts with what the data decided: the resolved
+# changes, and the A/A row (rcu-nosync against rcu-sync with no writes: the
+# same read path, so any change there is noise).  Results, tables and plots
+# go to BUILD/demo/.
+#
+# Settings (environment): RCUPROF_DEMO_VARIANTS (default: stock, rcu-sync,
+# rcu-nosync, those built), RCUPROF_DEMO_THREADS (1,2),
+# RCUPROF_DEMO_REPS (first stage, 8: a larger first stage
+# costs little more and keeps the two-stage interval from inheriting one
+# stalled run of a 5-block first stage), RCUPROF_DEMO_TARGET_MDE (10, %),
+# RCUPROF_DEMO_MAX_TIME (150s per sweep: two sweeps, 5 minutes in all),
+# RCUPROF_DEMO_MS (run length, 300), RCUPROF_DEMO_OUT (BUILD/demo).
 set -euo pipefail
 build=${1:-build}
 rcuprof="$build/bin/rcuprof"
-reps=${RCUPROF_DEMO_REPS:-5}
-threads=${RCUPROF_DEMO_THREADS:-1,2,4,8}
-out="$build/demo"
+reps=${RCUPROF_DEMO_REPS:-8}
+threads=${RCUPROF_DEMO_THREADS:-1,2}
+target=${RCUPROF_DEMO_TARGET_MDE:-10}
+budget=${RCUPROF_DEMO_MAX_TIME:-150s}
+want=${RCUPROF_DEMO_VARIANTS:-stock,rcu-sync,rcu-nosync}
+ms=${RCUPROF_DEMO_MS:-300}
+out=${RCUPROF_DEMO_OUT:-$build/demo}
+py=/usr/bin/python3
 
 "$rcuprof" variants
-variants=$("$rcuprof" variants --json | /usr/bin/python3 -c '
-import json, sys
+variants=$("$rcuprof" variants --json | WANT="$want" "$py" -c '
+import json, os, sys
 d = json.load(sys.stdin)
-print(",".join(n for n, v in d.items() if v.get("built") and not v.get("pending")))')
-baseline=stock
-case ",$variants," in *,stock,*) ;; *) baseline=${variants%%,*} ;; esac
-# Without writes, rcu-sync and rcu-nosync run the same read path: their
-# difference is the noise floor of this machine (an A/A comparison).
-aa_floor() {
-    case ",$variants," in *,rcu-sync,*) ;; *) return 0 ;; esac
-    case ",$variants," in *,rcu-nosync,*) ;; *) return 0 ;; esac
-    "$rcuprof" compare "$1" --baseline rcu-sync --format json | /usr/bin/python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-print("\nA/A noise floor: rcu-nosync against rcu-sync with no writes (the same read path;")
-print("any change here is noise, so smaller changes above are not resolved):")
-for r in d["rows"]:
-    c = r["changes"]["rcu-nosync"]
-    print("  %3d threads: %+6.1f%% [%+.1f, %+.1f], MDE %.1f%%%s" % (
-        r["threads"], c["change_pct"], c["change_lo_pct"], c["change_hi_pct"],
-        c["mde_pct"], "  (oversubscribed)" if r["oversubscribed"] else ""))'
-}
+built = [n for n, v in d.items() if v.get("built") and not v.get("pending")]
+want = [w for w in os.environ["WANT"].split(",") if w]
+print(",".join(w for w in want if w in built))')
+case "$variants" in
+*,*) ;;
+*) echo "rcuprof: demo: needs two of $want built, has '${variants}': run make (or set RCUPROF_DEMO_VARIANTS)" >&2
+   exit 1 ;;
+esac
+baseline=${variants%%,*}
+
 rm -rf "$out"
 mkdir -p "$out"
+started=$(date +%s)
 for churn in none query; do
     args=()
     [ "$churn" = none ] || args=(--writers 1 --churn "$churn")
     echo
-    echo "== EVP_MD_fetch(SHA256), own lib ctx, churn: $churn; $reps interleaved blocks of 300 ms runs =="
+    echo "== sweep: EVP_MD_fetch(SHA256), own lib ctx, churn: $churn; variants $variants; threads $threads"
+    echo "   $reps interleaved blocks of $ms ms runs, then blocks added until every MDE <= $target% or $budget is spent"
+    echo "   (progress: $out/$churn/sweep.log)"
+    mkdir -p "$out/$churn"
     "$rcuprof" sweep --variants "$variants" --threads "$threads" --reps "$reps" \
-        --duration-ms 300 --warmup-ms 100 "${args[@]}" --out "$out/$churn"
-    "$rcuprof" report "$out/$churn/results.jsonl" --baseline "$baseline" --out "$out/$churn/report" >/dev/null
+        --target-mde "$target" --max-time "$budget" \
+        --duration-ms "$ms" --warmup-ms 100 "${args[@]}" --out "$out/$churn" \
+        > "$out/$churn/sweep.log" 2>&1 || { cat "$out/$churn/sweep.log" >&2; exit 1; }
+    tail -n 1 "$out/$churn/sweep.log"
+    "$rcuprof" report "$out/$churn/results.jsonl" --baseline "$baseline" \
+        --out "$out/$churn/report" >/dev/null
+done
+if [ -n "$(echo "$variants" | tr , '\n' | grep -x rcu-sync)" ] \
+   && [ -n "$(echo "$variants" | tr , '\n' | grep -x rcu-nosync)" ]; then
+    "$rcuprof" compare "$out/none/results.jsonl" --baseline rcu-sync \
+        --format json --out "$out/aa.json"
+fi
+elapsed=$(( $(date +%s) - started ))
+
+echo
+echo "== rcuprof demo: what this machine decided ($elapsed s of measuring) =="
+OUT="$out" "$py" - <<'EOF'
+import json, os
+out = os.environ["OUT"]
+
+def load(p):
+    with open(p) as f:
+        return json.load(f)
+
+resolved = []
+for churn in ("none", "query"):
+    t = load(os.path.join(out, churn, "report", "results.json"))
+    for r in t["rows"]:
+        for v, c in r["changes"].items():
+            if c.get("resolved"):
+                resolved.append((abs(c["change_pct"]), churn, r["threads"], v,
+                                 t["baseline"], c))
+aa = []
+aa_path = os.path.join(out, "aa.json")
+if os.path.exists(aa_path):
+    for r in load(aa_path)["rows"]:
+        c = r["changes"].get("rcu-nosync")
+        if c is not None and c.get("change_lo_pct") is not None:
+            aa.append((r["threads"], r["oversubscribed"], c))
+# The A/A floor, per thread count: how far the identical read path moved,
+# in either direction, at the edge of its interval.  A resolved change
+# smaller than the floor at its thread count is not established on this
+# machine, whatever its p.
+floor = {th: max(abs(c["change_lo_pct"]), abs(c["change_hi_pct"]))
+         for th, _, c in aa}
+below = [x for x in resolved if x[2] in floor and x[0] < floor[x[2]]]
+fl = ", ".join("+-%.1f%% at %d" % (floor[th], th) for th in sorted(floor))
+if below:
+    print("WARNING: the A/A floor (%s threads) is wider than %d of the %d "
+          "resolved changes below: those are not established here."
+          % (fl, len(below), len(resolved)))
+elif floor:
+    print("A/A floor %s threads: every resolved change below is larger."
+          % fl)
+resolved.sort(key=lambda x: -x[0])
+print("Resolved changes (95%% intervals; Holm over each table): %d"
+      % len(resolved))
+for mag, churn, th, v, bl, c in resolved:
+    p = c.get("p_holm")
+    print("  churn %-5s %2d thread%s  %-10s vs %-8s %+7.1f%% [%+.1f, %+.1f]  "
+          "p (Holm) %s" % (churn, th, " " if th == 1 else "s", v, bl,
+                           c["change_pct"], c["change_lo_pct"],
+                           c["change_hi_pct"],
+                           "<0.001" if p < 0.001 else "%.3f" % p))
+if aa:
+    print("A/A, rcu-nosync against rcu-sync with no writes (the same read "
+          "path: this should not be resolved):")
+    for th, over, c in aa:
+        p = c.get("p_holm")
+        verdict = ("RESOLVED: a false positive, or the two builds differ"
+                   if c.get("resolved") else "not resolved, as it should be")
+        print("  %2d thread%s %+7.1f%% [%+.1f, %+.1f], MDE %.1f%%, p (Holm) "
+              "%s: %s%s" % (th, " " if th == 1 else "s", c["change_pct"],
+                            c["change_lo_pct"], c["change_hi_pct"],
+                            c["mde_pct"],
+                            "n/a" if p is None else "%.3f" % p, verdict,
+                            "  (oversubscribed)" if over else ""))
+EOF
+for churn in none query; do
+    echo
+    echo "== churn: $churn =="
     cat "$out/$churn/report/results.md"
-    if [ "$churn" = none ]; then
-        aa_floor "$out/$churn/results.jsonl"
-    fi
 done
 echo
 echo "Tables, CSV, JSON and plots: $out/*/report/.  More: $rcuprof --help, docs/interfaces.md"

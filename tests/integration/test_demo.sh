@@ -1,0 +1,51 @@
+# make demo's script (cmake/demo.sh) end to end, small: 1 thread, a
+# first stage of 3 blocks of 100 ms runs and 6 s of adaptive blocks per
+# sweep.  Checks that it runs both sweeps adaptively, reports what it
+# decided (resolved changes and the A/A row, with the floor line first),
+# writes the reports, and refuses a variant list it cannot compare with one
+# line.  Never asserts a timing or a verdict: those are the machine's.
+. "$(dirname "$0")/lib.sh"
+PY=/usr/bin/python3
+DEMO="$RCUPROF_SRC/cmake/demo.sh"
+BUILD=$RCUPROF_BUILD
+for v in stock rcu-sync rcu-nosync; do
+    case ",$RCUPROF_VARIANTS_BUILT," in
+    *,"$v",*) ;;
+    *) echo "SKIPPED: needs stock, rcu-sync and rcu-nosync built (have $RCUPROF_VARIANTS_BUILT)"; exit 77 ;;
+    esac
+done
+export RCUPROF_DEMO_OUT="$TMP/demo" RCUPROF_DEMO_THREADS=1 RCUPROF_DEMO_REPS=3 \
+       RCUPROF_DEMO_MAX_TIME=6s RCUPROF_DEMO_MS=100
+if bash "$DEMO" "$BUILD" > "$TMP/out" 2> "$TMP/err"; then
+    pass "demo exits 0"
+else
+    fail "demo: exit $?: $(tail -5 "$TMP/err")"
+fi
+for churn in none query; do
+    grep -q "sweep: adaptive: " "$TMP/demo/$churn/sweep.log" \
+        && pass "churn $churn: the sweep was adaptive and said why it stopped" \
+        || fail "churn $churn: no adaptive stop line in sweep.log"
+    for f in results.md results-wide.md results.csv results.json cost.png change.png; do
+        [ -s "$TMP/demo/$churn/report/$f" ] || fail "churn $churn: report/$f missing"
+    done
+    grep -q "^== churn: $churn ==" "$TMP/out" \
+        && pass "churn $churn: its table is printed" || fail "churn $churn: no table"
+done
+"$PY" - "$TMP/out" <<'PY' && pass "the decisions come first: floor line, resolved list, A/A rows" || fail "summary: $(sed -n '/what this machine decided/,/== churn/p' "$TMP/out")"
+import re, sys
+text = open(sys.argv[1]).read()
+head = text.split("== rcuprof demo: what this machine decided", 1)[1]
+lines = head.split("\n")[1:]
+assert re.match(r"(WARNING: the A/A floor|A/A floor) .*", lines[0]), lines[0]
+assert re.match(r"Resolved changes \(95% intervals; Holm over each table\): \d+$", lines[1]), lines[1]
+i = next(k for k, l in enumerate(lines) if l.startswith("A/A, rcu-nosync against rcu-sync"))
+assert re.match(r" +1 thread +[+-]\d+\.\d% \[[+-]\d+\.\d, [+-]\d+\.\d\], MDE .*: (not resolved, as it should be|RESOLVED: .*)$", lines[i + 1]), lines[i + 1]
+assert text.index("what this machine decided") < text.index("== churn: none ==")
+PY
+# Bad input: no two of the wanted variants built.
+RCUPROF_DEMO_VARIANTS=stock,no-such-variant bash "$DEMO" "$BUILD" > "$TMP/bad.out" 2> "$TMP/bad.err"
+rc=$?
+[ "$rc" -eq 1 ] && [ "$(grep -c . "$TMP/bad.err")" -eq 1 ] && grep -q "^rcuprof: demo: needs two of" "$TMP/bad.err" \
+    && pass "a variant list with one built variant: one line, exit 1" \
+    || fail "bad variant list: exit $rc: $(cat "$TMP/bad.err")"
+finish
