@@ -253,7 +253,8 @@ static void read_placement(const json_t *res, rcuprof_record *r)
 /* ---- the round trip inside the window ---------------------------------- */
 
 /* run.line_rtt.window.ns: the samples that are numbers above 0, in order
- * (at most RCUPROF_RECORD_MAX_RTT; a null sample is left out). */
+ * (at most RCUPROF_RECORD_MAX_RTT); a null sample (a burst the sampler gave
+ * up on: the slow state itself) is counted in n_rtt_stalled. */
 static void read_rtt_window(const json_t *res, rcuprof_record *r)
 {
     const json_t *w = at(res, "run.line_rtt.window"), *v;
@@ -262,11 +263,14 @@ static void read_rtt_window(const json_t *res, rcuprof_record *r)
     if (!json_is_object(w))
         return;
     r->have_rtt_window = 1;
-    json_array_foreach(json_object_get(w, "ns"), i, v)
-        if (json_is_number(v) && json_number_value(v) > 0
-            && isfinite(json_number_value(v))
-            && r->n_rtt < RCUPROF_RECORD_MAX_RTT)
+    json_array_foreach(json_object_get(w, "ns"), i, v) {
+        if (json_is_null(v))
+            r->n_rtt_stalled++;
+        else if (json_is_number(v) && json_number_value(v) > 0
+                 && isfinite(json_number_value(v))
+                 && r->n_rtt < RCUPROF_RECORD_MAX_RTT)
             r->rtt_ns[r->n_rtt++] = json_number_value(v);
+    }
 }
 
 /* ---- the rule of a measurement ---------------------------------------- */

@@ -68,6 +68,7 @@ typedef struct rcuprof_record_st {
     int have_rtt_window;
     double rtt_ns[RCUPROF_RECORD_MAX_RTT];
     size_t n_rtt;
+    size_t n_rtt_stalled;       /* null samples: bursts given up on */
     double rtt_cost_share;
     int state;                  /* RCUPROF_STATE_*: analysis/state.h sets it */
     int have_churn;

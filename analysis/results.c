@@ -310,7 +310,8 @@ static int classify_states(rcuprof_results *rs, size_t fi)
         rcuprof_record *r = &rs->points[i].result;
 
         if (rs->points[i].file == fi && rs->points[i].status == RCUPROF_POINT_OK)
-            r->state = rcuprof_state_of_run(&f->state, r->rtt_ns, r->n_rtt);
+            r->state = rcuprof_state_of_run(&f->state, r->rtt_ns, r->n_rtt,
+                                            r->n_rtt_stalled);
     }
     return 0;
 }

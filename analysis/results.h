@@ -161,6 +161,10 @@ typedef struct rcuprof_change_st {
      * p and MDE stay valid although the sweep chose n from that spread. */
     int two_stage;
     size_t n_stage1;
+    /* An adaptive row whose first stage cannot carry Stein's interval
+     * (under 2 pairs, or every first-stage ratio equal): too_few is set,
+     * the row decides nothing, and a note says why. */
+    int two_stage_na;
 } rcuprof_change;
 
 /* Fewest blocks (paired) or runs per side (unpaired) a row decides from:

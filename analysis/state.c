@@ -124,14 +124,14 @@ int rcuprof_state_of_sample(const rcuprof_state_split *s, double ns)
 }
 
 int rcuprof_state_of_run(const rcuprof_state_split *s, const double *ns,
-                         size_t n)
+                         size_t n, size_t stalled)
 {
-    size_t i, slow = 0;
+    size_t i, slow = stalled;
 
-    if (n == 0)
+    if (n + stalled == 0)
         return RCUPROF_STATE_UNKNOWN;
     for (i = 0; i < n; i++)
         slow += rcuprof_state_of_sample(s, ns[i]) == RCUPROF_STATE_SLOW;
     return slow == 0 ? RCUPROF_STATE_FAST
-           : slow == n ? RCUPROF_STATE_SLOW : RCUPROF_STATE_MIXED;
+           : slow == n + stalled ? RCUPROF_STATE_SLOW : RCUPROF_STATE_MIXED;
 }

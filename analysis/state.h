@@ -21,8 +21,9 @@
  *  - Otherwise one cluster: no threshold, every sample is fast (the
  *    states are relative to the sweep: it showed no slow state).
  *  - A sample above the threshold is slow, else fast.  A run is fast when
- *    all its samples are fast, slow when all are slow, mixed otherwise,
- *    unknown without samples (results written before the sampler, --rtt
+ *    all its samples are fast, slow when all are slow, mixed otherwise
+ *    (a null sample, a stalled burst, counts as slow), unknown without
+ *    samples (results written before the sampler, --rtt
  *    off, fewer than 2 CPUs).
  */
 #ifndef RCUPROF_STATE_H
@@ -59,8 +60,14 @@ int rcuprof_state_learn(const double *ns, size_t n, rcuprof_state_split *s);
 /* A sample's state under the split: fast or slow. */
 int rcuprof_state_of_sample(const rcuprof_state_split *s, double ns);
 
-/* A run's state from its n samples: fast, slow, mixed; unknown if n = 0. */
+/*
+ * A run's state from its n samples and its `stalled` null samples (bursts
+ * the sampler gave up on: the pair could not get its CPUs in time, or its
+ * round trips ran far beyond the budget, which is the preempted-vCPU state
+ * itself): each stalled sample counts as slow.  Fast, slow, mixed;
+ * unknown if the run has no sample at all.
+ */
 int rcuprof_state_of_run(const rcuprof_state_split *s, const double *ns,
-                         size_t n);
+                         size_t n, size_t stalled);
 
 #endif

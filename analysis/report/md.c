@@ -131,7 +131,12 @@ static void md_compact_change(struct rcuprof_sb *b, const rcuprof_table *t,
         rcuprof_sb_printf(b, " [^u]");
         m->unpaired = 1;
     }
-    if (ch->too_few) {
+    if (ch->two_stage_na && ch->n_stage1 >= 2) {
+        rcuprof_sb_printf(b, " no decision (first stage without spread)");
+    } else if (ch->too_few && (ch->two_stage || ch->two_stage_na)) {
+        rcuprof_sb_printf(b, " too few (first stage n=%zu)", ch->n_stage1);
+        m->too_few = 1;
+    } else if (ch->too_few) {
         rcuprof_sb_printf(b, " too few (n=%zu)", ch->paired ? ch->n_pairs : n);
         m->too_few = 1;
     } else if (rcuprof_change_resolved(t, ch)) {
@@ -270,7 +275,13 @@ char *rcuprof_table_markdown_wide(const rcuprof_table *t)
             if (isfinite(ch->lo_pct) && isfinite(ch->hi_pct))
                 rcuprof_sb_printf(&b, " [%+.1f, %+.1f]", ch->lo_pct, ch->hi_pct);
             rcuprof_sb_printf(&b, "%s | ", ch->paired ? "" : " (unpaired)");
-            if (ch->too_few) {
+            if (ch->two_stage_na && ch->n_stage1 >= 2) {
+                rcuprof_sb_printf(&b, "no decision (first stage without "
+                                  "spread)");
+            } else if (ch->too_few && (ch->two_stage || ch->two_stage_na)) {
+                rcuprof_sb_printf(&b, "too few (first stage n=%zu)",
+                                  ch->n_stage1);
+            } else if (ch->too_few) {
                 rcuprof_sb_printf(&b, "too few (n=%zu)", ch->paired
                                   ? ch->n_pairs
                                   : t->cells[ti * t->nvariants + v].n);
@@ -298,8 +309,8 @@ char *rcuprof_table_markdown_wide(const rcuprof_table *t)
               "that excludes zero while Holm does not reject; \"too few\": "
               "fewer than %d blocks, the row decides nothing.  "
               "MDE: the smallest change this noise and n detect "
-              "(alpha 0.05, power 0.8, t quantiles); a change below it is "
-              "not resolved.\n",
+              "(alpha 0.05, power 0.8, t quantiles): a true change "
+              "smaller than it is often missed.\n",
               bl, t->ntests, RCUPROF_CHANGE_MIN_N);
     md_states(&b, t);
     md_tail(&b, t, os);

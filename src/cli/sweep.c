@@ -888,9 +888,20 @@ static int sweep_adapt(struct sweep *sw, struct run_state *rs, char *stop,
                 where, sw->target_mde, need.blocks,
                 need.blocks > SWEEP_REPS_MAX ? " (more than the limit)" : "",
                 e);
-        if (need.blocks <= sw->nblocks) {
-            snprintf(stop, n, "adaptive: target reached after %u blocks: worst MDE %.1f%% <= %.3g%% (%s)",
-                     sw->nblocks, need.worst_mde_pct, sw->target_mde, where);
+        /* Reached only where the MDE now says so, not only the count the
+         * first stage asked for: a failed run leaves a row fewer pairs
+         * than blocks.  Rows the rule cannot judge are said. */
+        if (need.blocks <= sw->nblocks
+            && need.worst_mde_pct <= sw->target_mde) {
+            char unk[96] = "";
+
+            if (need.unknown > 0)
+                snprintf(unk, sizeof(unk), "; %zu row(s) not judged "
+                         "(unpaired, or a first stage under %d pairs)",
+                         need.unknown, RCUPROF_CHANGE_MIN_N);
+            snprintf(stop, n, "adaptive: target reached after %u blocks: worst MDE %.1f%% <= %.3g%% (%s)%s",
+                     sw->nblocks, need.worst_mde_pct, sw->target_mde, where,
+                     unk);
             return 0;
         }
         if (sw->nblocks >= SWEEP_REPS_MAX) {

@@ -139,16 +139,24 @@ static void test_run(void **state)
         int two;                /* which split */
         size_t n;
         double ns[4];
+        size_t stalled;
         int want;
     } rows[] = {
-        { __LINE__, 1, 3, { 80, 85, 79 }, RCUPROF_STATE_FAST },
-        { __LINE__, 1, 2, { 650, 700 }, RCUPROF_STATE_SLOW },
-        { __LINE__, 1, 3, { 80, 650, 82 }, RCUPROF_STATE_MIXED },
-        { __LINE__, 1, 1, { 700 }, RCUPROF_STATE_SLOW },
-        { __LINE__, 1, 0, { 0 }, RCUPROF_STATE_UNKNOWN },
+        { __LINE__, 1, 3, { 80, 85, 79 }, 0, RCUPROF_STATE_FAST },
+        { __LINE__, 1, 2, { 650, 700 }, 0, RCUPROF_STATE_SLOW },
+        { __LINE__, 1, 3, { 80, 650, 82 }, 0, RCUPROF_STATE_MIXED },
+        { __LINE__, 1, 1, { 700 }, 0, RCUPROF_STATE_SLOW },
+        { __LINE__, 1, 0, { 0 }, 0, RCUPROF_STATE_UNKNOWN },
+        /* A stalled burst (a null sample) is the slow state itself: a
+         * fast sample beside it makes the run mixed, stalls alone slow. */
+        { __LINE__, 1, 1, { 80 }, 7, RCUPROF_STATE_MIXED },
+        { __LINE__, 1, 0, { 0 }, 3, RCUPROF_STATE_SLOW },
+        { __LINE__, 1, 2, { 650, 700 }, 1, RCUPROF_STATE_SLOW },
         /* One cluster: relative to that sweep, nothing is slow. */
-        { __LINE__, 0, 2, { 80, 700 }, RCUPROF_STATE_FAST },
-        { __LINE__, 0, 0, { 0 }, RCUPROF_STATE_UNKNOWN },
+        { __LINE__, 0, 2, { 80, 700 }, 0, RCUPROF_STATE_FAST },
+        { __LINE__, 0, 0, { 0 }, 0, RCUPROF_STATE_UNKNOWN },
+        /* ... but a stall is slow whatever the split. */
+        { __LINE__, 0, 2, { 80, 82 }, 1, RCUPROF_STATE_MIXED },
     };
     rcuprof_state_split s2, s1;
     size_t i;
@@ -160,7 +168,7 @@ static void test_run(void **state)
     assert_int_equal(s1.two, 0);
     for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
         int got = rcuprof_state_of_run(rows[i].two ? &s2 : &s1, rows[i].ns,
-                                       rows[i].n);
+                                       rows[i].n, rows[i].stalled);
 
         if (got != rows[i].want)
             fail_msg("line %d: %s, want %s", rows[i].line,

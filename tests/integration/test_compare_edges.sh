@@ -1,0 +1,87 @@
+# compare on small synthetic results files built for the edge cases a
+# cold review of the statistics found (each failed before its fix):
+#   zero:   an adaptive file whose first stage has no spread (every ratio
+#           equal) and later blocks that vary: no decision, never a
+#           zero-width resolved interval;
+#   n0two:  an adaptive file where a failed run leaves a row 2 first-stage
+#           pairs of 40: "too few (first stage n=2)", never "n=39";
+#   stall:  in-window round-trip samples where one variant's runs have a
+#           fast sample beside null ones (stalled bursts): those runs are
+#           mixed or slow, not fast, and the mixes are noted as different.
+. "$(dirname "$0")/lib.sh"
+PY=/usr/bin/python3
+"$PY" - "$TMP" <<'PY' || fail "cannot write the synthetic files"
+import hashlib, json, math, sys
+tmp = sys.argv[1]
+
+def write(name, values, reps, target=None, rtt=None):
+    variants = list(values)
+    spec = {"variants": variants, "threads": [1], "reps": reps,
+            "options": {}, "seed": 1, "rcuprof_version": "0.1.0"}
+    if target is not None:
+        spec["target_mde_pct"] = target
+    canon = json.dumps(spec, sort_keys=True, separators=(",", ":"),
+                       ensure_ascii=True)
+    out = [{"type": "header", "schema": "rcuprof-results/1", "spec": spec,
+            "spec_hash": hashlib.sha256(canon.encode()).hexdigest()}]
+    seq = 0
+    for b in range(len(values[variants[0]])):
+        for k, v in enumerate(variants):
+            w = values[v][b]
+            p = {"type": "point", "block": b, "threads": 1, "variant": v,
+                 "order": k, "seq": seq, "message": None}
+            seq += 1
+            if w is None:
+                p.update(status="timeout", message="t", result=None)
+            else:
+                run = {"wall_ns_per_op": w, "cpu_ns_per_op": w,
+                       "ops_per_s": 1e9 / w}
+                if rtt is not None:
+                    ns = rtt[v][b]
+                    run["line_rtt"] = {"cpus": [0, 1], "before_ns": 80,
+                        "after_ns": 80, "window": {"every_ms": 100,
+                        "round_trips": 288, "at_ms": [0] * len(ns),
+                        "ns": ns, "cost_cpu_ns": 1, "cost_share": 0.001}}
+                p.update(status="ok", result={"env": {"cpus_allowed": 2,
+                         "hostname": "h", "kernel": "k"}, "run": run})
+            out.append(p)
+    with open("%s/%s.jsonl" % (tmp, name), "w") as f:
+        f.write("\n".join(json.dumps(x) for x in out) + "\n")
+
+# zero: 3 first-stage blocks at ratio exactly 1.0, then 9 that vary.
+later = [0.74, 1.42, 0.9, 1.2, 0.8, 1.3, 1.1, 0.95, 1.05]
+write("zero", {"base": [1000.0] * 12,
+               "cand": [1000.0] * 3 + [1000.0 * r for r in later]}, 3, 10)
+# n0two: 40 blocks, +4% with a little spread; cand's block 1 failed.
+cand = [1000.0 * 1.04 * math.exp(0.05 * math.sin(i)) for i in range(40)]
+cand[1] = None
+write("n0two", {"base": [1000.0] * 40, "cand": cand}, 3, 10)
+# stall: base 4 fast and 4 slow runs; cand 4 runs of one fast sample and 7
+# nulls, 2 runs of nulls only, 2 slow runs.
+fast, slow = [80, 82, 81, 79, 80], [660, 680, 670, 675, 665]
+rb = [fast] * 4 + [slow] * 4
+rc = [[80] + [None] * 7] * 4 + [[None] * 8] * 2 + [slow] * 2
+write("stall", {"base": [1000.0 + i for i in range(8)],
+                "cand": [1100.0 + i for i in range(8)]}, 8,
+      rtt={"base": rb, "cand": rc})
+PY
+"$RCUPROF" compare "$TMP/zero.jsonl" > "$TMP/zero.md" 2>&1 || fail "compare zero: $(cat "$TMP/zero.md")"
+grep -q "^| 1 | .* no decision (first stage without spread) |$" "$TMP/zero.md" \
+    && pass "first stage without spread: no decision in the cell" || fail "zero: $(grep '^| 1' "$TMP/zero.md")"
+grep -q "✓ |$" "$TMP/zero.md" && fail "zero: a resolved mark on a row that decides nothing" || pass "zero: no resolved mark"
+grep -q "Stein's two-stage interval does not apply" "$TMP/zero.md" \
+    && pass "zero: a note says why" || fail "zero: no note"
+"$RCUPROF" compare "$TMP/n0two.jsonl" > "$TMP/n0two.md" 2>&1 || fail "compare n0two: $(cat "$TMP/n0two.md")"
+grep -q "too few (first stage n=2) |$" "$TMP/n0two.md" \
+    && pass "a first stage of 2 pairs: too few, with the first stage's n" || fail "n0two: $(grep '^| 1' "$TMP/n0two.md")"
+grep -q "too few (n=39)" "$TMP/n0two.md" && fail "n0two: too few (n=39)" || pass "n0two: no 'too few' beside 39 pairs"
+"$RCUPROF" compare "$TMP/stall.jsonl" --format json --out "$TMP/stall.json" || fail "compare stall"
+"$PY" - "$TMP/stall.json" <<'PY' && pass "stalled bursts count as slow: cand 4 mixed, 4 slow; the mixes noted" || fail "stall: $(cat "$TMP/stall.json" | head -c 600)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+st = d["rows"][0]["cells"]["cand"]["states"]
+assert (st["fast"], st["slow"], st["mixed"], st["unknown"]) == (0, 4, 4, 0), st
+assert any("different machine-state mixes" in n for n in d["notes"]), d["notes"]
+assert not any("nan" in n for n in d["notes"]), d["notes"]
+PY
+finish
