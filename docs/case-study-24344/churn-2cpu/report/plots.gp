@@ -1,19 +1,103 @@
 # rcuprof report: plots of wall_ns_per_op (gnuplot 5)
 $d0 << EOD
-# threads usecs lo hi mops lo hi
-1 0.686052424 0.525938112 0.846166736 1.5879066 1.33618745 1.83962575
-2 0.876828934 0.734887928 1.01876994 2.4094518 2.0496982 2.76920539
+# threads ns_per_op lo hi mops lo hi
+1 686.052424 561.364695 835.441422 1.5879066 1.3138415 1.95530218
+2 876.828934 749.938132 1029.01435 2.4094518 2.0638293 2.8318469
 EOD
 $d1 << EOD
-# threads usecs lo hi mops lo hi
-1 0.675185681 0.611729939 0.738641424 1.51209576 1.36264768 1.66154384
-2 1.02569889 0.894632463 1.15676532 2.01554774 1.78343818 2.2476573
+# threads ns_per_op lo hi mops lo hi
+1 675.185681 614.017888 744.08307 1.51209576 1.37462943 1.66581219
+2 1025.69889 908.7698 1159.84296 2.01554774 1.78783226 2.28177109
 EOD
 $d2 << EOD
-# threads usecs lo hi mops lo hi
-1 0.681247483 0.583712714 0.778782252 1.53589534 1.32076501 1.75102568
-2 1.00637067 0.820443232 1.19229812 2.14956369 1.74439971 2.55472767
+# threads ns_per_op lo hi mops lo hi
+1 681.247483 591.45 787.768662 1.53589534 1.33387643 1.77662702
+2 1006.37067 835.005034 1222.72542 2.14956369 1.78266686 2.6104179
 EOD
+$c0 << EOD
+# threads change_pct lo hi resolved
+EOD
+$c1 << EOD
+# threads change_pct lo hi resolved
+1 2.24607205 -14.8489045 22.7730446 0
+2 18.2735759 -0.862486739 41.1033855 0
+EOD
+$c2 << EOD
+# threads change_pct lo hi resolved
+1 1.87090367 -13.9616493 20.6169217 0
+2 13.5360081 -9.82752387 42.9529907 0
+EOD
+$p0 << EOD
+# threads retries_per_million_acq slow_per_kfetch
+1 nan 0.0493493923
+2 nan 0.0300570646
+EOD
+$p1 << EOD
+# threads retries_per_million_acq slow_per_kfetch
+1 31.3221119 0.0443609839
+2 138.21525 0.0234944028
+EOD
+$p2 << EOD
+# threads retries_per_million_acq slow_per_kfetch
+1 2.5456186 0.0412578075
+2 3.03126045 0.0200744087
+EOD
+$e0 << EOD
+# threads eff_first eff_step
+1 1 nan
+2 0.694287375 0.694287375
+EOD
+$e1 << EOD
+# threads eff_first eff_step
+1 1 nan
+2 0.682279948 0.682279948
+EOD
+$e2 << EOD
+# threads eff_first eff_step
+1 1 nan
+2 0.718747629 0.718747629
+EOD
+top = 0
+span = 0
+stats $d0 using 2 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+stats $d1 using 2 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+stats $d2 using 2 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+costmax = top > 0 ? top * 1.4 : 1
+top = 0
+span = 0
+stats $d0 using 5 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+stats $d1 using 5 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+stats $d2 using 5 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+tputmax = top > 0 ? top * 1.4 : 1
+top = 0
+span = 0
+stats $c1 using 2 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+stats $c2 using 2 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+changemax = span * 1.6 + 2
 dir = 'docs/case-study-24344/churn-2cpu/report'
 if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
     pngterm = 'pngcairo size 900,600 noenhanced font ",10"'
@@ -29,17 +113,49 @@ set key top left
 do for [fmt in 'png svg'] {
     if (fmt eq 'png') { eval('set terminal '.pngterm) } else { set terminal svg size 900,600 dynamic noenhanced }
     set output dir.'/cost.'.fmt.'.tmp'
-    set ylabel 'wall time per op (usecs), mean and 95% interval'
-    set yrange [0:*]
-    set title 'per-op cost against threads (wall_ns_per_op)'
-    plot $d0 using 1:3:4 with filledcurves fs transparent solid 0.2 noborder lc 1 notitle, $d0 using 1:2 with linespoints lw 2 pt 7 lc 1 title 'stock', \
-        $d1 using 1:3:4 with filledcurves fs transparent solid 0.2 noborder lc 2 notitle, $d1 using 1:2 with linespoints lw 2 pt 7 lc 2 title 'rcu-sync', \
-        $d2 using 1:3:4 with filledcurves fs transparent solid 0.2 noborder lc 3 notitle, $d2 using 1:2 with linespoints lw 2 pt 7 lc 3 title 'rcu-nosync'
+    set ylabel 'wall time per op (ns/op): mean, 95% interval as error bar'
+    set yrange [0:costmax]
+    set title 'wall time per op against threads (intervals beyond the top are cut off there)'
+    plot $d0 using ($1*0.959264):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 1 notitle, $d0 using ($1*0.959264):2 with lines lw 2 lc 1 title 'stock', \
+        $d1 using ($1*1.000000):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 2 notitle, $d1 using ($1*1.000000):2 with lines lw 2 lc 2 title 'rcu-sync', \
+        $d2 using ($1*1.042466):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 3 notitle, $d2 using ($1*1.042466):2 with lines lw 2 lc 3 title 'rcu-nosync'
     set output dir.'/throughput.'.fmt.'.tmp'
-    set ylabel 'throughput (M ops/s, all threads)'
+    set ylabel 'throughput (M ops/s, all threads): mean, 95% interval'
+    set yrange [0:tputmax]
     set title 'throughput against threads'
-    plot $d0 using 1:6:7 with filledcurves fs transparent solid 0.2 noborder lc 1 notitle, $d0 using 1:5 with linespoints lw 2 pt 7 lc 1 title 'stock', \
-        $d1 using 1:6:7 with filledcurves fs transparent solid 0.2 noborder lc 2 notitle, $d1 using 1:5 with linespoints lw 2 pt 7 lc 2 title 'rcu-sync', \
-        $d2 using 1:6:7 with filledcurves fs transparent solid 0.2 noborder lc 3 notitle, $d2 using 1:5 with linespoints lw 2 pt 7 lc 3 title 'rcu-nosync'
+    plot $d0 using ($1*0.959264):5:6:7 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 1 notitle, $d0 using ($1*0.959264):5 with lines lw 2 lc 1 title 'stock', \
+        $d1 using ($1*1.000000):5:6:7 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 2 notitle, $d1 using ($1*1.000000):5 with lines lw 2 lc 2 title 'rcu-sync', \
+        $d2 using ($1*1.042466):5:6:7 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 3 notitle, $d2 using ($1*1.042466):5 with lines lw 2 lc 3 title 'rcu-nosync'
+    set output dir.'/change.'.fmt.'.tmp'
+    set ylabel 'change of wall time per op against stock (%; negative = faster)'
+    set yrange [-changemax:changemax]
+    set title 'change against stock, 95% interval (filled: resolved; open: not)'
+    plot 0 with lines lc 'black' lw 1 notitle, \
+        $c1 using ($1*1.000000):2:3:4 with yerrorbars pt 6 ps 1.2 lw 1.5 lc 2 notitle, $c1 using ($1*1.000000):($5 > 0 ? $2 : NaN) with points pt 7 ps 1.2 lc 2 notitle, $c1 using ($1*1.000000):2 with lines lw 2 lc 2 title 'rcu-sync', \
+        $c2 using ($1*1.042466):2:3:4 with yerrorbars pt 6 ps 1.2 lw 1.5 lc 3 notitle, $c2 using ($1*1.042466):($5 > 0 ? $2 : NaN) with points pt 7 ps 1.2 lc 3 notitle, $c2 using ($1*1.042466):2 with lines lw 2 lc 3 title 'rcu-nosync'
+    set yrange [0:*]
+    set output dir.'/probes.'.fmt.'.tmp'
+    set multiplot layout 1,2 title 'probe layer, median over blocks'
+    set ylabel 'read-side retries per million acquisitions'
+    set title 'RCU retries'
+    plot $p0 using 1:2 with linespoints lw 2 pt 7 lc 1 title 'stock', \
+        $p1 using 1:2 with linespoints lw 2 pt 7 lc 2 title 'rcu-sync', \
+        $p2 using 1:2 with linespoints lw 2 pt 7 lc 3 title 'rcu-nosync'
+    set ylabel 'fetches that missed the cache, per 1k fetches'
+    set title 'slow-path fetches'
+    plot $p0 using 1:3 with linespoints lw 2 pt 7 lc 1 title 'stock', \
+        $p1 using 1:3 with linespoints lw 2 pt 7 lc 2 title 'rcu-sync', \
+        $p2 using 1:3 with linespoints lw 2 pt 7 lc 3 title 'rcu-nosync'
+    unset multiplot
+    set output dir.'/efficiency.'.fmt.'.tmp'
+    set ylabel 'scaling efficiency (1 = ideal)'
+    set yrange [0:1.25]
+    set key top right
+    set title 'scaling efficiency: vs the first count (lines), per step (points)'
+    plot 1 with lines dt 2 lc 'gray' title 'ideal', 0.8 with lines dt 4 lw 1.5 lc rgb '#cc4444' title 'knee: a step below 80%', \
+        $e0 using 1:2 with linespoints lw 2 pt 7 lc 1 title 'stock vs first', $e0 using 1:3 with points pt 6 ps 1.5 lc 1 title 'stock per step', \
+        $e1 using 1:2 with linespoints lw 2 pt 7 lc 2 title 'rcu-sync vs first', $e1 using 1:3 with points pt 6 ps 1.5 lc 2 title 'rcu-sync per step', \
+        $e2 using 1:2 with linespoints lw 2 pt 7 lc 3 title 'rcu-nosync vs first', $e2 using 1:3 with points pt 6 ps 1.5 lc 3 title 'rcu-nosync per step'
+    set key top left
     unset output
 }

@@ -1,19 +1,103 @@
 # rcuprof report: plots of wall_ns_per_op (gnuplot 5)
 $d0 << EOD
-# threads usecs lo hi mops lo hi
-1 0.268228144 0.232222185 0.304234102 3.85304041 3.42723239 4.27884844
-2 0.528030079 0.442938701 0.613121456 4.03234717 3.34688792 4.71780642
+# threads ns_per_op lo hi mops lo hi
+1 268.228144 237.655256 302.94547 3.85304041 3.4211987 4.36109289
+2 528.030079 447.263638 627.91773 4.03234717 3.41165176 4.78965078
 EOD
 $d1 << EOD
-# threads usecs lo hi mops lo hi
-1 0.268555445 0.215656244 0.321454646 4.01257786 3.34845265 4.67670306
-2 0.540049557 0.45731609 0.622783024 3.902003 3.31019986 4.49380614
+# threads ns_per_op lo hi mops lo hi
+1 268.555445 223.308026 323.881514 4.01257786 3.35124555 4.86057981
+2 540.049557 463.943128 631.595701 3.902003 3.35283024 4.56442404
 EOD
 $d2 << EOD
-# threads usecs lo hi mops lo hi
-1 0.262882812 0.224635194 0.301130429 3.98112073 3.42262233 4.53961913
-2 0.608410242 0.47046245 0.746358034 3.6393224 2.88950945 4.38913535
+# threads ns_per_op lo hi mops lo hi
+1 262.882812 228.147372 304.00804 3.98112073 3.45694847 4.60640909
+2 608.410242 490.686385 758.916426 3.6393224 2.94483951 4.554614
 EOD
+$c0 << EOD
+# threads change_pct lo hi resolved
+EOD
+$c1 << EOD
+# threads change_pct lo hi resolved
+1 -2.0590126 -16.3054537 14.6124502 0
+2 2.73706199 -11.915942 19.82763 0
+EOD
+$c2 << EOD
+# threads change_pct lo hi resolved
+1 -2.52870856 -14.1195649 10.6265082 0
+2 12.7383669 -7.28941829 37.0926504 0
+EOD
+$p0 << EOD
+# threads retries_per_million_acq slow_per_kfetch
+1 nan 0
+2 nan 0
+EOD
+$p1 << EOD
+# threads retries_per_million_acq slow_per_kfetch
+1 0 0
+2 0 0
+EOD
+$p2 << EOD
+# threads retries_per_million_acq slow_per_kfetch
+1 0 0
+2 0 0
+EOD
+$e0 << EOD
+# threads eff_first eff_step
+1 1 nan
+2 0.476695936 0.476695936
+EOD
+$e1 << EOD
+# threads eff_first eff_step
+1 1 nan
+2 0.475967881 0.475967881
+EOD
+$e2 << EOD
+# threads eff_first eff_step
+1 1 nan
+2 0.462136162 0.462136162
+EOD
+top = 0
+span = 0
+stats $d0 using 2 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+stats $d1 using 2 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+stats $d2 using 2 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+costmax = top > 0 ? top * 1.4 : 1
+top = 0
+span = 0
+stats $d0 using 5 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+stats $d1 using 5 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+stats $d2 using 5 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+tputmax = top > 0 ? top * 1.4 : 1
+top = 0
+span = 0
+stats $c1 using 2 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+stats $c2 using 2 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+changemax = span * 1.6 + 2
 dir = 'docs/case-study-24344/nochurn-2cpu/report'
 if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
     pngterm = 'pngcairo size 900,600 noenhanced font ",10"'
@@ -29,17 +113,49 @@ set key top left
 do for [fmt in 'png svg'] {
     if (fmt eq 'png') { eval('set terminal '.pngterm) } else { set terminal svg size 900,600 dynamic noenhanced }
     set output dir.'/cost.'.fmt.'.tmp'
-    set ylabel 'wall time per op (usecs), mean and 95% interval'
-    set yrange [0:*]
-    set title 'per-op cost against threads (wall_ns_per_op)'
-    plot $d0 using 1:3:4 with filledcurves fs transparent solid 0.2 noborder lc 1 notitle, $d0 using 1:2 with linespoints lw 2 pt 7 lc 1 title 'stock', \
-        $d1 using 1:3:4 with filledcurves fs transparent solid 0.2 noborder lc 2 notitle, $d1 using 1:2 with linespoints lw 2 pt 7 lc 2 title 'rcu-sync', \
-        $d2 using 1:3:4 with filledcurves fs transparent solid 0.2 noborder lc 3 notitle, $d2 using 1:2 with linespoints lw 2 pt 7 lc 3 title 'rcu-nosync'
+    set ylabel 'wall time per op (ns/op): mean, 95% interval as error bar'
+    set yrange [0:costmax]
+    set title 'wall time per op against threads (intervals beyond the top are cut off there)'
+    plot $d0 using ($1*0.959264):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 1 notitle, $d0 using ($1*0.959264):2 with lines lw 2 lc 1 title 'stock', \
+        $d1 using ($1*1.000000):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 2 notitle, $d1 using ($1*1.000000):2 with lines lw 2 lc 2 title 'rcu-sync', \
+        $d2 using ($1*1.042466):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 3 notitle, $d2 using ($1*1.042466):2 with lines lw 2 lc 3 title 'rcu-nosync'
     set output dir.'/throughput.'.fmt.'.tmp'
-    set ylabel 'throughput (M ops/s, all threads)'
+    set ylabel 'throughput (M ops/s, all threads): mean, 95% interval'
+    set yrange [0:tputmax]
     set title 'throughput against threads'
-    plot $d0 using 1:6:7 with filledcurves fs transparent solid 0.2 noborder lc 1 notitle, $d0 using 1:5 with linespoints lw 2 pt 7 lc 1 title 'stock', \
-        $d1 using 1:6:7 with filledcurves fs transparent solid 0.2 noborder lc 2 notitle, $d1 using 1:5 with linespoints lw 2 pt 7 lc 2 title 'rcu-sync', \
-        $d2 using 1:6:7 with filledcurves fs transparent solid 0.2 noborder lc 3 notitle, $d2 using 1:5 with linespoints lw 2 pt 7 lc 3 title 'rcu-nosync'
+    plot $d0 using ($1*0.959264):5:6:7 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 1 notitle, $d0 using ($1*0.959264):5 with lines lw 2 lc 1 title 'stock', \
+        $d1 using ($1*1.000000):5:6:7 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 2 notitle, $d1 using ($1*1.000000):5 with lines lw 2 lc 2 title 'rcu-sync', \
+        $d2 using ($1*1.042466):5:6:7 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 3 notitle, $d2 using ($1*1.042466):5 with lines lw 2 lc 3 title 'rcu-nosync'
+    set output dir.'/change.'.fmt.'.tmp'
+    set ylabel 'change of wall time per op against stock (%; negative = faster)'
+    set yrange [-changemax:changemax]
+    set title 'change against stock, 95% interval (filled: resolved; open: not)'
+    plot 0 with lines lc 'black' lw 1 notitle, \
+        $c1 using ($1*1.000000):2:3:4 with yerrorbars pt 6 ps 1.2 lw 1.5 lc 2 notitle, $c1 using ($1*1.000000):($5 > 0 ? $2 : NaN) with points pt 7 ps 1.2 lc 2 notitle, $c1 using ($1*1.000000):2 with lines lw 2 lc 2 title 'rcu-sync', \
+        $c2 using ($1*1.042466):2:3:4 with yerrorbars pt 6 ps 1.2 lw 1.5 lc 3 notitle, $c2 using ($1*1.042466):($5 > 0 ? $2 : NaN) with points pt 7 ps 1.2 lc 3 notitle, $c2 using ($1*1.042466):2 with lines lw 2 lc 3 title 'rcu-nosync'
+    set yrange [0:*]
+    set output dir.'/probes.'.fmt.'.tmp'
+    set multiplot layout 1,2 title 'probe layer, median over blocks'
+    set ylabel 'read-side retries per million acquisitions'
+    set title 'RCU retries'
+    plot $p0 using 1:2 with linespoints lw 2 pt 7 lc 1 title 'stock', \
+        $p1 using 1:2 with linespoints lw 2 pt 7 lc 2 title 'rcu-sync', \
+        $p2 using 1:2 with linespoints lw 2 pt 7 lc 3 title 'rcu-nosync'
+    set ylabel 'fetches that missed the cache, per 1k fetches'
+    set title 'slow-path fetches'
+    plot $p0 using 1:3 with linespoints lw 2 pt 7 lc 1 title 'stock', \
+        $p1 using 1:3 with linespoints lw 2 pt 7 lc 2 title 'rcu-sync', \
+        $p2 using 1:3 with linespoints lw 2 pt 7 lc 3 title 'rcu-nosync'
+    unset multiplot
+    set output dir.'/efficiency.'.fmt.'.tmp'
+    set ylabel 'scaling efficiency (1 = ideal)'
+    set yrange [0:1.25]
+    set key top right
+    set title 'scaling efficiency: vs the first count (lines), per step (points)'
+    plot 1 with lines dt 2 lc 'gray' title 'ideal', 0.8 with lines dt 4 lw 1.5 lc rgb '#cc4444' title 'knee: a step below 80%', \
+        $e0 using 1:2 with linespoints lw 2 pt 7 lc 1 title 'stock vs first', $e0 using 1:3 with points pt 6 ps 1.5 lc 1 title 'stock per step', \
+        $e1 using 1:2 with linespoints lw 2 pt 7 lc 2 title 'rcu-sync vs first', $e1 using 1:3 with points pt 6 ps 1.5 lc 2 title 'rcu-sync per step', \
+        $e2 using 1:2 with linespoints lw 2 pt 7 lc 3 title 'rcu-nosync vs first', $e2 using 1:3 with points pt 6 ps 1.5 lc 3 title 'rcu-nosync per step'
+    set key top left
     unset output
 }
