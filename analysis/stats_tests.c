@@ -243,9 +243,8 @@ int rcuprof_stats_mde_paired_t(double sd_log, size_t n, double alpha,
     if ((rc = mde_check(n, alpha, power)) != 0)
         return rc;
     df = (double)(n - 1);
-    *mde_pct = 100.0 * expm1((gsl_cdf_tdist_Pinv(1.0 - alpha / 2.0, df)
-                              + gsl_cdf_tdist_Pinv(power, df))
-                             * sd_log / sqrt((double)n));
+    *mde_pct = 100.0 * expm1(mde_t_sum(alpha, power, df) * sd_log
+                             / sqrt((double)n));
     return RCUPROF_STATS_OK;
 }
 
@@ -272,9 +271,7 @@ int rcuprof_stats_mde_unpaired_log(double sd_la, size_t na, double sd_lb,
     }
     df = (sa + sb) * (sa + sb)
          / (sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1));
-    *mde_pct = 100.0 * expm1((gsl_cdf_tdist_Pinv(1.0 - alpha / 2.0, df)
-                              + gsl_cdf_tdist_Pinv(power, df))
-                             * sqrt(sa + sb));
+    *mde_pct = 100.0 * expm1(mde_t_sum(alpha, power, df) * sqrt(sa + sb));
     return RCUPROF_STATS_OK;
 }
 
@@ -294,9 +291,8 @@ int rcuprof_stats_mde_two_stage(double sd0, size_t n0, size_t n,
     if (n < n0)
         return RCUPROF_STATS_ETOOFEW;
     df = (double)(n0 - 1);
-    *mde_pct = 100.0 * expm1((gsl_cdf_tdist_Pinv(1.0 - alpha / 2.0, df)
-                              + gsl_cdf_tdist_Pinv(power, df))
-                             * sd0 / sqrt((double)n));
+    *mde_pct = 100.0 * expm1(mde_t_sum(alpha, power, df) * sd0
+                             / sqrt((double)n));
     return RCUPROF_STATS_OK;
 }
 

@@ -108,6 +108,19 @@ static void md_states(struct rcuprof_sb *b, const rcuprof_table *t)
                           "(the notes give the split).\n");
 }
 
+/* A row's first cell: its thread count (and state, --by-state), marked
+ * when oversubscribed; 1 if it is. */
+static int md_row_start(struct rcuprof_sb *b, const rcuprof_table *t,
+                        size_t ti)
+{
+    int over = rcuprof_table_oversubscribed(t, ti);
+    char label[48];
+
+    rcuprof_table_row_label(t, ti, label, sizeof(label));
+    rcuprof_sb_printf(b, "| %s%s |", label, over ? " [^os]" : "");
+    return over;
+}
+
 /* What the compact table's footnotes must explain. */
 struct md_marks {
     int unpaired, holm, too_few;
@@ -165,12 +178,7 @@ char *rcuprof_table_markdown(const rcuprof_table *t)
         rcuprof_sb_printf(&b, "--:|");
     rcuprof_sb_printf(&b, "\n");
     for (ti = 0; ti < t->nthreads; ti++) {
-        int over = rcuprof_table_oversubscribed(t, ti);
-        char label[48];
-
-        os += over;
-        rcuprof_table_row_label(t, ti, label, sizeof(label));
-        rcuprof_sb_printf(&b, "| %s%s |", label, over ? " [^os]" : "");
+        os += md_row_start(&b, t, ti);
         for (k = 0; k < t->nvariants; k++) {
             const rcuprof_cell *c;
 
@@ -244,12 +252,7 @@ char *rcuprof_table_markdown_wide(const rcuprof_table *t)
         rcuprof_sb_printf(&b, "--:|--:|--:|");
     rcuprof_sb_printf(&b, "\n");
     for (ti = 0; ti < t->nthreads; ti++) {
-        int over = rcuprof_table_oversubscribed(t, ti);
-        char label[48];
-
-        os += over;
-        rcuprof_table_row_label(t, ti, label, sizeof(label));
-        rcuprof_sb_printf(&b, "| %s%s |", label, over ? " [^os]" : "");
+        os += md_row_start(&b, t, ti);
         for (k = 0; k < t->nvariants; k++) {
             const rcuprof_cell *c;
 
