@@ -26,9 +26,23 @@ OVER=$((2 * C))
 
 # ---- listed counts ------------------------------------------------------
 OUT="$TMP/ex"
-"$RCUPROF" explain --threads "$LIST" --variant "$V" --reps 5 \
-    --duration-ms 50 --out "$OUT" >"$TMP/stdout" 2>"$TMP/stderr"
-rc=$?
+# Verdicts rest on intervals, so a loaded machine can leave the C -> 2C
+# step unestablished (every rule then inconclusive, which is right).  Up to
+# three tries for a run that establishes it: what is checked below is the
+# classification of a step that was measured, not the machine's load.
+for try in 1 2 3; do
+    rm -rf "$OUT"
+    "$RCUPROF" explain --threads "$LIST" --variant "$V" --reps 5 \
+        --duration-ms 50 --out "$OUT" >"$TMP/stdout" 2>"$TMP/stderr"
+    rc=$?
+    [ "$rc" -eq 0 ] && "$PY" - "$OUT/explain.json" "$OVER" <<'PY' && break
+import json, sys
+rep = json.load(open(sys.argv[1]))
+case = next(c for c in rep["cases"] if c["threads"] == int(sys.argv[2]))
+sys.exit(0 if "oversubscription" in case["causes"] else 1)
+PY
+    echo "note: try $try did not establish the $C -> $OVER step (load $(cut -d' ' -f1 /proc/loadavg)); again"
+done
 [ "$rc" -eq 0 ] && pass "explain --threads $LIST exits 0" \
     || fail "explain --threads $LIST: exit $rc: $(tail -3 "$TMP/stderr")"
 [ -s "$OUT/explain.md" ] && pass "explain.md written" || fail "no explain.md"
