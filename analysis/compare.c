@@ -661,6 +661,36 @@ static void table_notes_rows(rcuprof_table *t)
     free(stage.p);
 }
 
+/*
+ * Cells whose arithmetic mean lies outside its interval: the interval is
+ * the log-normal mean's (on the logs, so it stays positive), and one run
+ * far out (a stall, a preemption) pulls the arithmetic mean past it.
+ */
+static void table_notes_tails(rcuprof_table *t)
+{
+    struct rcuprof_sb out = { 0 };
+    size_t ti, v;
+
+    for (ti = 0; ti < t->nthreads; ti++)
+        for (v = 0; v < t->nvariants; v++) {
+            const rcuprof_cell *c = &t->cells[ti * t->nvariants + v];
+            char label[48];
+
+            if (c->n < 2 || !isfinite(c->s.mean_lo) || !isfinite(c->s.mean_hi)
+                || (c->s.mean >= c->s.mean_lo && c->s.mean <= c->s.mean_hi))
+                continue;
+            rcuprof_table_row_label(t, ti, label, sizeof(label));
+            rcuprof_sb_printf(&out, "%s%s@%s (mean %.1f, median %.1f, "
+                              "interval [%.1f, %.1f])", out.len ? ", " : "",
+                              t->variants[v], label, c->s.mean, c->s.median,
+                              c->s.mean_lo, c->s.mean_hi);
+        }
+    if (out.len > 0)
+        note(t, "heavy tail: the mean lies outside its interval (the interval is the log-normal mean's; a few runs far out pull the arithmetic mean past it: read the median, and the runs listed as outliers): %s",
+             out.p);
+    free(out.p);
+}
+
 /* Notes: what a reader must know before trusting a row. */
 static void table_notes(rcuprof_table *t, const rcuprof_results *rs,
                         struct build *b)
@@ -702,6 +732,7 @@ static void table_notes(rcuprof_table *t, const rcuprof_results *rs,
         note(t, "outliers (modified z-score beyond %.1f; kept in the figures): %s",
              OUTLIER_Z, b->outl.p);
     table_notes_rows(t);
+    table_notes_tails(t);
     for (i = 0; i < rs->nfiles && !isfinite(t->target_mde_pct); i++)
         t->target_mde_pct = rcuprof_results_target_mde(rs, i);
     if (isfinite(t->target_mde_pct))

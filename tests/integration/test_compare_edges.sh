@@ -7,7 +7,9 @@
 #           pairs of 40: "too few (first stage n=2)", never "n=39";
 #   stall:  in-window round-trip samples where one variant's runs have a
 #           fast sample beside null ones (stalled bursts): those runs are
-#           mixed or slow, not fast, and the mixes are noted as different.
+#           mixed or slow, not fast, and the mixes are noted as different;
+#   tail:   39 runs at 100 ns and one at 3000: the arithmetic mean lies
+#           outside the cell's (log-normal) interval, and a note says so.
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 "$PY" - "$TMP" <<'PY' || fail "cannot write the synthetic files"
@@ -64,6 +66,7 @@ rc = [[80] + [None] * 7] * 4 + [[None] * 8] * 2 + [slow] * 2
 write("stall", {"base": [1000.0 + i for i in range(8)],
                 "cand": [1100.0 + i for i in range(8)]}, 8,
       rtt={"base": rb, "cand": rc})
+write("tail", {"base": [100.0] * 39 + [3000.0], "cand": [101.0] * 40}, 40)
 PY
 "$RCUPROF" compare "$TMP/zero.jsonl" > "$TMP/zero.md" 2>&1 || fail "compare zero: $(cat "$TMP/zero.md")"
 grep -q "^| 1 | .* no decision (first stage without spread) |$" "$TMP/zero.md" \
@@ -84,4 +87,7 @@ assert (st["fast"], st["slow"], st["mixed"], st["unknown"]) == (0, 4, 4, 0), st
 assert any("different machine-state mixes" in n for n in d["notes"]), d["notes"]
 assert not any("nan" in n for n in d["notes"]), d["notes"]
 PY
+"$RCUPROF" compare "$TMP/tail.jsonl" > "$TMP/tail.md" 2>&1 || fail "compare tail: $(cat "$TMP/tail.md")"
+grep -q "heavy tail: the mean lies outside its interval .*base@1 (mean 172.5, median 100.0, interval \[" "$TMP/tail.md" \
+    && pass "a mean outside its interval is noted as a heavy tail" || fail "tail: $(grep -i tail "$TMP/tail.md")"
 finish
