@@ -1,21 +1,32 @@
-# Every patch of every variant applies exactly: patch -p1 --fuzz=0, no
-# offset, on top of the patches before it (patches/README.md, "Working on
-# the series").  Only the files the patches touch are copied from the
-# pristine tree, so this takes a second.
+# Every patch of every configured variant applies exactly: patch -p1
+# --fuzz=0, no offset, on top of the patches before it, to the pristine
+# tree of the variant's own OpenSSL line (its spec's tree; patches/README.md,
+# "Working on the series").  Only the files the patches touch are copied
+# from the pristine tree, so this takes a second.
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 resolved="$RCUPROF_BUILD/variants.json"
 spec=$(ls "$RCUPROF_BUILD"/variants/*/spec 2>/dev/null | head -n 1)
 [ -f "$resolved" ] && [ -n "$spec" ] || { echo "SKIPPED: no variant is configured"; exit 77; }
-pristine=$(awk -F'\t' '$1=="tree"{print $2}' "$spec")
-[ -f "$pristine/Configure" ] || { fail "pristine tree $pristine is missing"; finish; }
 
 "$PY" - "$resolved" <<'PY' > "$TMP/plan"
 import json, sys
 for v in json.load(open(sys.argv[1]))['variants']:
-    print(v['name'] + '\t' + '\t'.join(v['patches']))
+    print(v['name'] + '\t' + v['line'] + '\t' + '\t'.join(v['patches']))
 PY
-while IFS=$'\t' read -r name patches; do
+# The pristine tree of each configured line (from any built variant's spec).
+declare -A tree_of
+for s in "$RCUPROF_BUILD"/variants/*/spec; do
+    l=$(awk -F'\t' '$1=="line"{print $2}' "$s")
+    tree_of[$l]=$(awk -F'\t' '$1=="tree"{print $2}' "$s")
+done
+while IFS=$'\t' read -r name line patches; do
+    pristine=${tree_of[$line]:-}
+    if [ -z "$pristine" ]; then
+        echo "not checked: $name (OpenSSL $line is not configured in this build)"
+        continue
+    fi
+    [ -f "$pristine/Configure" ] || { fail "$name: pristine tree $pristine is missing"; continue; }
     [ -n "$patches" ] || { pass "$name: no patch"; continue; }
     d="$TMP/$name"; mkdir -p "$d"
     ok=1

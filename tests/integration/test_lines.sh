@@ -1,0 +1,139 @@
+# OpenSSL lines as data (docs/interfaces.md, section 6, "Lines"): NAME@LINE
+# names a variant of a line, bare names are the default line's (3.5), each
+# line's source comes from its Debian suite (or a tree of that line), and
+# bad input (a line without a series or without a source, a variant list
+# naming a line that is not built) is one line saying what to do.
+# Configure-only checks (no OpenSSL compile), then the CLI against this
+# build.
+. "$(dirname "$0")/lib.sh"
+SRC=$RCUPROF_SRC
+PY=/usr/bin/python3
+cache=${RCUPROF_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rcuprof}
+
+# configure NAME ARGS...: cmake into TMP/NAME; log in TMP/NAME.log
+configure() {
+    local b="$TMP/$1"
+    shift
+    cmake -S "$SRC" -B "$b" -G Ninja -DRCUPROF_USER_VARIANTS="$TMP/none.json" "$@" >"$b.log" 2>&1
+}
+# one_line NAME SUBSTRING: the configure failed with exactly one
+# "rcuprof: " line before CMake's own stop line, containing SUBSTRING.
+one_line() {
+    local log="$TMP/$1.log" n
+    n=$(grep -c '^rcuprof: ' "$log" | tr -d ' ')
+    if ! grep -q "^rcuprof: .*$2" "$log"; then
+        fail "$1: no 'rcuprof: ...$2' line: $(grep -m3 -E 'rcuprof|Error' "$log")"
+    elif [ "$n" -ne 1 ]; then
+        fail "$1: $n 'rcuprof:' lines, wanted one: $(grep '^rcuprof: ' "$log")"
+    else
+        pass "$1 -> $(grep -m1 '^rcuprof: ' "$log")"
+    fi
+}
+# built JSONFILE: "name line version" of every variant to build.
+built() {
+    "$PY" - "$1" <<'PY'
+import json, sys
+for v in json.load(open(sys.argv[1]))['variants']:
+    if v['built']:
+        print(v['name'], v['line'], v.get('openssl_version', '-'))
+PY
+}
+
+# --- A tree of a line with no series: a fake 4.1 development tree (only
+# what configure reads).  The default list is its stock-pristine alone; a
+# patched variant of it fails naming the lines that have a series.
+mkdir -p "$TMP/t41/crypto/property"
+printf 'MAJOR=4\nMINOR=1\nPATCH=0\nPRE_RELEASE_TAG=dev\n' > "$TMP/t41/VERSION.dat"
+: > "$TMP/t41/crypto/property/property.c"
+if configure c41 -DOPENSSL_SOURCE_DIR="$TMP/t41"; then
+    got=$(built "$TMP/c41/variants.json" | tr '\n' ';')
+    [ "$got" = "stock-pristine@4.1 4.1 4.1.0;" ] \
+        && pass "4.1 tree, default list: $got" || fail "4.1 tree, default list built: $got"
+    grep -q '^rcuprof: OpenSSL 4.1 has no patch series (lines with one: 3.5.*patches/README.md' "$TMP/c41.log" \
+        && pass "4.1 tree: says only stock-pristine builds and where to read how to add a series" \
+        || fail "4.1 tree: no notice: $(grep rcuprof "$TMP/c41.log")"
+    grep -q "^line	4.1$" "$TMP/c41/variants/stock-pristine@4.1/spec" \
+        && pass "stock-pristine@4.1's spec is of line 4.1" || fail "spec: $(cat "$TMP/c41/variants/stock-pristine@4.1/spec")"
+else
+    fail "configure with a 4.1 tree failed: $(grep -m3 rcuprof "$TMP/c41.log")"
+fi
+configure c41s -DOPENSSL_SOURCE_DIR="$TMP/t41" -DRCUPROF_VARIANTS=stock@4.1 \
+    && fail "stock@4.1 was accepted" \
+    || one_line c41s "variant 'stock' has no patch series for OpenSSL 4.1 (lines with one: 3.5.*): build stock-pristine@4.1, or add a series for 4.1 (patches/README.md"
+configure c34s -DRCUPROF_VARIANTS=rcu-sync@3.4 \
+    && fail "rcu-sync@3.4 was accepted" \
+    || one_line c34s "OpenSSL line 3.4 has no source (lines from Debian: 3.5, 3.6, 4.0): pass -DOPENSSL_SOURCE_DIR=<a 3.4 tree>"
+configure cbad -DRCUPROF_VARIANTS=stock@4 \
+    && fail "stock@4 was accepted" || one_line cbad "'@4' is not an OpenSSL line"
+
+# --- Bare names are the default line's: NAME@3.5 is NAME.
+if configure c35 -DRCUPROF_VARIANTS=stock@3.5,stock-pristine; then
+    got=$(built "$TMP/c35/variants.json" | awk '{print $1 "/" $2}' | tr '\n' ' ')
+    [ "$got" = "stock-pristine/3.5 stock/3.5 " ] \
+        && pass "stock@3.5 is stock: $got" || fail "stock@3.5,stock-pristine built: $got"
+else
+    fail "configure stock@3.5: $(grep -m3 rcuprof "$TMP/c35.log")"
+fi
+
+# --- Each line from its own Debian suite, pinnable per line; the fetcher
+# falls back, loudly, from a listed but unserved newest version.
+if configure c40 -DRCUPROF_VARIANTS=stock-pristine@4.0; then
+    got=$(built "$TMP/c40/variants.json" | tr '\n' ';')
+    [[ "$got" == "stock-pristine@4.0 4.0 4.0."*";" ]] \
+        && pass "stock-pristine@4.0 from Debian experimental: $got" || fail "4.0 built: $got"
+    if grep -q "rcuprof: warning: openssl 4.0" "$TMP/c40.log"; then
+        grep -q "rcuprof: warning: openssl 4.0.*listed but .*; using the next listed 4.0.x" "$TMP/c40.log" \
+            && pass "fall-back said: $(grep -m1 'warning: openssl 4.0' "$TMP/c40.log")" \
+            || fail "fall-back line: $(grep -m1 'warning: openssl 4.0' "$TMP/c40.log")"
+    fi
+    ver=$(awk -F'\t' '$1=="source_json"{print $2}' "$TMP/c40/variants/stock-pristine@4.0/spec" \
+          | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["debian_version"])')
+    if configure c40p -DRCUPROF_VARIANTS=stock-pristine@4.0 -DOPENSSL_DEBIAN_VERSION="$ver"; then
+        got=$(awk -F'\t' '$1=="source_json"{print $2}' "$TMP/c40p/variants/stock-pristine@4.0/spec" \
+              | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["debian_version"])')
+        [ "$got" = "$ver" ] \
+            && pass "pin $ver selects line 4.0's version" || fail "pin $ver: $(cat "$TMP/c40p/variants/stock-pristine@4.0/spec")"
+    else
+        fail "pin $ver: $(grep -m3 rcuprof "$TMP/c40p.log")"
+    fi
+    configure c40pp -DRCUPROF_VARIANTS=stock-pristine@4.0 -DOPENSSL_DEBIAN_VERSION="$ver,4.0.0-0~x" \
+        && fail "two pins of one line accepted" || one_line c40pp "pins line 4.0 twice"
+    if configure c40pm -DRCUPROF_VARIANTS=stock-pristine@4.0 -DOPENSSL_DEBIAN_VERSION="4.0.0-0~nonexistent"; then
+        fail "a missing 4.0 pin was accepted"
+    else    # the fetcher's line, then configure's own stop line
+        grep -q "^rcuprof: openssl 4.0.0-0~nonexistent is no longer in Debian experimental (newest 4.0.x there: 4.0.*pins line 4.0" "$TMP/c40pm.log" \
+            && pass "missing 4.0 pin: $(grep -m1 'no longer' "$TMP/c40pm.log")" \
+            || fail "missing 4.0 pin: $(grep -m3 rcuprof "$TMP/c40pm.log")"
+    fi
+elif grep -q "cannot reach the Debian archive" "$TMP/c40.log"; then
+    echo "SKIPPED (Debian lines): the archive is unreachable: $(grep -m1 'cannot reach' "$TMP/c40.log")"
+else
+    fail "configure stock-pristine@4.0: $(grep -m3 rcuprof "$TMP/c40.log")"
+fi
+
+# --- The CLI: NAME@3.5 is NAME; a line this build has no variant of, or a
+# variant not built, says what to build; nothing is written.
+"$RCUPROF" variants --json > "$TMP/vars.json" || fail "rcuprof variants --json"
+expect_error 2 "variant 'stock-pristine@9.9' is of OpenSSL 9.9, which this build has no variant of: configure with -DRCUPROF_VARIANTS=" \
+    "$RCUPROF" run --variant stock-pristine@9.9 -n 1
+expect_error 2 "stock-pristine@9.9 (a line without a Debian source also needs -DOPENSSL_SOURCE_DIR=<a 9.9 tree>)" \
+    "$RCUPROF" sweep --variants stock,stock-pristine@9.9 --threads 1 --reps 1 --out "$TMP/sw-bad"
+[ -e "$TMP/sw-bad" ] && fail "a refused sweep wrote $TMP/sw-bad" || pass "refused sweep wrote nothing"
+if ! grep -q '"stock-pristine@4.0"' "$TMP/vars.json"; then
+    fail "rcuprof variants does not list stock-pristine@4.0 (every line's variants are listed, built or not)"
+elif ! grep -q "stock-pristine@4.0" <<< "$RCUPROF_VARIANTS_BUILT"; then
+    expect_error 2 "variant 'stock-pristine@4.0' is not built (no " \
+        "$RCUPROF" run --variant stock-pristine@4.0 -n 1
+fi
+expect_error 2 "repeated" "$RCUPROF" sweep --variants stock,stock@3.5 --threads 1 --reps 1 --out "$TMP/sw-bad"
+f=docs/case-study-24344/nochurn/results.jsonl
+if (cd "$SRC" && "$RCUPROF" compare "$f" --baseline stock > "$TMP/c1" && "$RCUPROF" compare "$f" --baseline stock@3.5 > "$TMP/c2"); then
+    cmp -s "$TMP/c1" "$TMP/c2" && grep -q "| stock (baseline) |" "$TMP/c1" \
+        && pass "a results file of before lines: --baseline stock@3.5 is stock" \
+        || fail "compare --baseline stock@3.5 differs from --baseline stock"
+    grep -q "OpenSSL of each variant" "$TMP/c1" \
+        && fail "one-version table names versions" || pass "a table of one OpenSSL adds no version note"
+else
+    fail "compare $f"
+fi
+finish
