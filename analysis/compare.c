@@ -18,6 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * A cell in a note is VARIANT@THREADS; a variant of another OpenSSL line
+ * (NAME@LINE) is put in parentheses: (stock-pristine@4.0)@2.
+ */
+#define CELL_OPEN(v) (strchr((v), '@') != NULL ? "(" : "")
+#define CELL_CLOSE(v) (strchr((v), '@') != NULL ? ")" : "")
+
 #define LEVEL 0.95
 #define ALPHA 0.05
 #define POWER 0.8
@@ -179,8 +186,10 @@ static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
     if (n >= 2) {
         c->noisy = rcuprof_stats_noisy(&c->s, RCUPROF_STATS_NOISY_CV) == 1;
         if (c->noisy)
-            rcuprof_sb_printf(noisy, "%s%s@%u %.1f%%", noisy->len ? ", " : "",
-                      t->variants[v], t->threads[ti], 100 * c->s.cv);
+            rcuprof_sb_printf(noisy, "%s%s%s%s@%u %.1f%%",
+                      noisy->len ? ", " : "", CELL_OPEN(t->variants[v]),
+                      t->variants[v], CELL_CLOSE(t->variants[v]),
+                      t->threads[ti], 100 * c->s.cv);
     }
     if (n >= 3) {
         int *flags = calloc(n, sizeof(*flags));
@@ -191,9 +200,10 @@ static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
                                         &c->n_outliers) == RCUPROF_STATS_OK) {
             for (i = 0; i < n; i++)
                 if (flags[i] != 0)
-                    rcuprof_sb_printf(outl, "%s%s@%u block %u%s%.0zu (z %+.1f)",
-                              outl->len ? ", " : "", t->variants[v],
-                              t->threads[ti], rs->points[idx[i]].block,
+                    rcuprof_sb_printf(outl, "%s%s%s%s@%u block %u%s%.0zu (z %+.1f)",
+                              outl->len ? ", " : "",
+                              CELL_OPEN(t->variants[v]), t->variants[v],
+                              CELL_CLOSE(t->variants[v]), t->threads[ti], rs->points[idx[i]].block,
                               rs->nfiles > 1 ? " of file " : "",
                               rs->nfiles > 1 ? rs->points[idx[i]].file + 1
                                              : 0, z[i]);
@@ -365,9 +375,11 @@ static void table_cells(rcuprof_table *t, const rcuprof_results *rs,
 
             t->cells[ti * t->nvariants + v].failed = nf;
             if (nf > 0)
-                rcuprof_sb_printf(&b->failed, "%s%s@%u x%zu",
-                                  b->failed.len ? ", " : "", t->variants[v],
-                                  t->threads[ti], nf);
+                rcuprof_sb_printf(&b->failed, "%s%s%s%s@%u x%zu",
+                                  b->failed.len ? ", " : "",
+                                  CELL_OPEN(t->variants[v]), t->variants[v],
+                                  CELL_CLOSE(t->variants[v]), t->threads[ti],
+                                  nf);
             cell_stats(t, rs, ti, v, b->ia, n, b->x, b->y, &b->noisy,
                        &b->outl);
         }
@@ -409,6 +421,40 @@ static void table_tests(rcuprof_table *t, struct build *b)
     }
 }
 
+/*
+ * Variants of more than one OpenSSL (lines, or versions of a line): each
+ * variant's version and line, from its first ok run, so a cross-line table
+ * names what every column measured.
+ */
+static void table_note_lines(rcuprof_table *t, const rcuprof_results *rs)
+{
+    struct rcuprof_sb s = { 0 };
+    const char *first = NULL;
+    int differ = 0;
+    size_t v, i;
+
+    for (v = 0; v < rs->nvariants; v++) {
+        const rcuprof_record *r = NULL;
+
+        for (i = 0; i < rs->npoints && r == NULL; i++)
+            if (rs->points[i].variant == v && rs->points[i].result.ok
+                && rs->points[i].result.openssl_version[0] != '\0')
+                r = &rs->points[i].result;
+        if (r == NULL)
+            continue;
+        if (first == NULL)
+            first = r->openssl_version;
+        else if (strcmp(first, r->openssl_version) != 0)
+            differ = 1;
+        rcuprof_sb_printf(&s, "%s%s %s (line %s)", s.len > 0 ? ", " : "",
+                          rs->variants[v], r->openssl_version,
+                          r->line[0] != '\0' ? r->line : "unknown");
+    }
+    if (differ && s.p != NULL)
+        note(t, "OpenSSL of each variant: %s", s.p);
+    free(s.p);
+}
+
 /* Notes: what a reader must know before trusting a row. */
 static void table_notes(rcuprof_table *t, const rcuprof_results *rs,
                         struct build *b)
@@ -441,6 +487,7 @@ static void table_notes(rcuprof_table *t, const rcuprof_results *rs,
             note(t, "different driver options: %s and %s were swept with other run options",
                  f0->path, f->path);
     }
+    table_note_lines(t, rs);
     if (b->failed.len > 0)
         note(t, "failed runs, left out: %s", b->failed.p);
     if (b->noisy.len > 0)
