@@ -90,6 +90,8 @@ fi
 # Change one variant's Configure options through a user variant file.
 # (a user variant's line is its base's: NAME-noasm@LINE)
 printf '{"variants": {"%s-noasm": {"base": "%s", "configure": ["no-asm"]}}}\n' "${one%%@*}" "$one" > "$work/uv.json"
-cmake -S "$src" -B "$work/b2" -DRCUPROF_USER_VARIANTS="$work/uv.json" >/dev/null
+noasm="${one%%@*}-noasm"
+case "$one" in *@*) noasm="$noasm@${one#*@}" ;; esac
+cmake -S "$src" -B "$work/b2" -DRCUPROF_USER_VARIANTS="$work/uv.json" -DRCUPROF_VARIANTS="$list,$noasm" >/dev/null
 cmake --build "$work/b2" >"$work/b5.log" 2>&1 || true
 echo "added Configure option no-asm to a copy of $one: rebuilt $(grep -o 'building variant [^ ]*' "$work/b5.log" | awk '{print $3}' | tr '\n' ' ')"

@@ -20,10 +20,28 @@ for s in "$RCUPROF_BUILD"/variants/*/spec; do
     l=$(awk -F'\t' '$1=="line"{print $2}' "$s")
     tree_of[$l]=$(awk -F'\t' '$1=="tree"{print $2}' "$s")
 done
+# A line with patches that this build does not configure: its pristine
+# source from the line's Debian suite (the fetcher's cache; no build), so
+# every line's series is checked whatever -DRCUPROF_VARIANTS says.
+cache=${RCUPROF_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rcuprof}
+tree_for() {   # LINE -> prints the tree, or nothing
+    local line=$1 suite out tb
+    [ -n "${tree_of[$line]:-}" ] && { echo "${tree_of[$line]}"; return; }
+    suite=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["lines"].get(sys.argv[2],{}).get("debian_suite",""))' \
+            "$RCUPROF_SRC/patches/variants.json" "$line")
+    [ -n "$suite" ] || return 0
+    out=$("$RCUPROF_SRC/cmake/fetch-openssl-debian.sh" "$cache" "" "$line" "$suite" </dev/null 2>"$TMP/fetch-$line.err") || return 0
+    tb=$(sed -n 's/^tarball=//p' <<< "$out")
+    mkdir -p "$TMP/src-$line" && tar -C "$TMP/src-$line" -xf "$tb" && echo "$TMP/src-$line"/*
+}
 while IFS=$'\t' read -r name line patches; do
+    if [ -z "${tree_of[$line]:-}" ] && [ -n "$patches" ]; then
+        tree_of[$line]=$(tree_for "$line")
+    fi
     pristine=${tree_of[$line]:-}
     if [ -z "$pristine" ]; then
-        echo "not checked: $name (OpenSSL $line is not configured in this build)"
+        [ -n "$patches" ] && fail "$name: no OpenSSL $line tree to check its patches against: $(cat "$TMP/fetch-$line.err" 2>/dev/null)"
+        [ -z "$patches" ] && echo "not checked: $name (no patch; OpenSSL $line is not configured in this build)"
         continue
     fi
     [ -f "$pristine/Configure" ] || { fail "$name: pristine tree $pristine is missing"; continue; }
