@@ -176,6 +176,7 @@ foreach(_u IN LISTS _user_names)
     list(APPEND _lines "${_ul}")
   endif()
   list(APPEND _rv_line_defs_${_ul} "${_u}")
+  set(_rv_user_line_${_u} "${_ul}")
 endforeach()
 
 # Resolve definition NAME on LINE (following "base" for user variants) into
@@ -292,6 +293,16 @@ if("default" IN_LIST _want_in)
   if(RCUPROF_OVERRIDE_LINE AND NOT _dexp)
     list(APPEND _dexp "all@${RCUPROF_OVERRIDE_LINE}")
   endif()
+  # User variants are built by default, as "all" builds the default
+  # line's: those of another line too (rcuprof variant add --base X@4.0).
+  foreach(_u IN LISTS _user_names)
+    set(_ul "${_rv_user_line_${_u}}")
+    if(_ul STREQUAL _default_line
+       OR (RCUPROF_OVERRIDE_LINE AND NOT _ul STREQUAL RCUPROF_OVERRIDE_LINE))
+      continue()
+    endif()
+    list(APPEND _dexp "${_u}@${_ul}")
+  endforeach()
   set(_wi "")
   foreach(_e IN LISTS _want_in)
     if(_e STREQUAL "default")

@@ -75,6 +75,18 @@ else
     fail "configure stock@3.5: $(grep -m3 rcuprof "$TMP/c35.log")"
 fi
 
+# --- A user variant belongs to its base's line, and the default list
+# builds it (as it builds the default line's user variants).
+printf '{"variants": {"mine": {"base": "stock-pristine@4.0", "configure": ["no-asm"]}}}\n' > "$TMP/uv40.json"
+if cmake -S "$SRC" -B "$TMP/cu" -G Ninja -DRCUPROF_USER_VARIANTS="$TMP/uv40.json" > "$TMP/cu.log" 2>&1; then
+    got=$(built "$TMP/cu/variants.json" | grep '^mine' | awk '{print $1, $2}')
+    [ "$got" = "mine@4.0 4.0" ] && grep -q "^configure	no-asm$" "$TMP/cu/variants/mine@4.0/spec" \
+        && pass "user variant with base stock-pristine@4.0 is mine@4.0, built by default" \
+        || fail "user variant of 4.0: '$got'"
+else
+    fail "configure with a 4.0 user variant: $(grep -m3 rcuprof "$TMP/cu.log")"
+fi
+
 # --- Each line from its own Debian suite, pinnable per line; the fetcher
 # falls back, loudly, from a listed but unserved newest version.
 if configure c40 -DRCUPROF_VARIANTS=stock-pristine@4.0; then
