@@ -20,6 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * A cell in a note is VARIANT@THREADS; a variant of another OpenSSL line
+ * (NAME@LINE) is put in parentheses: (stock-pristine@4.0)@2.
+ */
+
 #define LEVEL 0.95
 #define ALPHA 0.05
 #define POWER 0.8
@@ -68,6 +73,21 @@ void rcuprof_change_resolved_rule(const rcuprof_table *t, char *buf, size_t n)
 
 static void note(rcuprof_table *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* A cell's name in notes: "variant@threads" (and state, --by-state); a
+ * variant of another OpenSSL line, itself named with '@', in parentheses:
+ * "(stock@4.0)@2". */
+static const char *cell_name(const rcuprof_table *t, size_t v, size_t ti,
+                             char *buf, size_t n)
+{
+    char label[48];
+    int at = strchr(t->variants[v], '@') != NULL;
+
+    rcuprof_table_row_label(t, ti, label, sizeof(label));
+    snprintf(buf, n, "%s%s%s@%s", at ? "(" : "", t->variants[v],
+             at ? ")" : "", label);
+    return buf;
+}
 
 static void note(rcuprof_table *t, const char *fmt, ...)
 {
@@ -250,27 +270,27 @@ static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
     if (n >= 2) {
         c->noisy = rcuprof_stats_noisy(&c->s, RCUPROF_STATS_NOISY_CV) == 1;
         if (c->noisy) {
-            char label[48];
+            char nm[96];
 
-            rcuprof_table_row_label(t, ti, label, sizeof(label));
-            rcuprof_sb_printf(noisy, "%s%s@%s %.1f%%", noisy->len ? ", " : "",
-                      t->variants[v], label, 100 * c->s.cv);
+            rcuprof_sb_printf(noisy, "%s%s %.1f%%", noisy->len ? ", " : "",
+                              cell_name(t, v, ti, nm, sizeof(nm)),
+                              100 * c->s.cv);
         }
     }
     if (n >= 3) {
         int *flags = calloc(n, sizeof(*flags));
         double *z = calloc(n, sizeof(*z));
-        char label[48];
+        char nm[96];
 
-        rcuprof_table_row_label(t, ti, label, sizeof(label));
         if (flags != NULL && z != NULL
             && rcuprof_stats_modified_z(x, n, OUTLIER_Z, flags, z,
                                         &c->n_outliers) == RCUPROF_STATS_OK) {
             for (i = 0; i < n; i++)
                 if (flags[i] != 0)
-                    rcuprof_sb_printf(outl, "%s%s@%s block %u%s%.0zu (z %+.1f)",
-                              outl->len ? ", " : "", t->variants[v],
-                              label, rs->points[idx[i]].block,
+                    rcuprof_sb_printf(outl, "%s%s block %u%s%.0zu (z %+.1f)",
+                              outl->len ? ", " : "",
+                              cell_name(t, v, ti, nm, sizeof(nm)),
+                              rs->points[idx[i]].block,
                               rs->nfiles > 1 ? " of file " : "",
                               rs->nfiles > 1 ? rs->points[idx[i]].file + 1
                                              : 0, z[i]);
@@ -562,14 +582,13 @@ static void table_cells(rcuprof_table *t, const rcuprof_results *rs,
 
         for (v = 0; v < t->nvariants; v++) {
             size_t nf, n = gather(rs, t, v, ti, b->ia, &nf);
-            char label[48];
+            char nm[96];
 
-            rcuprof_table_row_label(t, ti, label, sizeof(label));
             t->cells[ti * t->nvariants + v].failed = nf;
             if (nf > 0)
-                rcuprof_sb_printf(&b->failed, "%s%s@%s x%zu",
-                                  b->failed.len ? ", " : "", t->variants[v],
-                                  label, nf);
+                rcuprof_sb_printf(&b->failed, "%s%s x%zu",
+                                  b->failed.len ? ", " : "",
+                                  cell_name(t, v, ti, nm, sizeof(nm)), nf);
             cell_stats(t, rs, ti, v, b->ia, n, b->x, b->y, &b->noisy,
                        &b->outl);
         }
@@ -625,27 +644,25 @@ static void table_notes_rows(rcuprof_table *t)
     for (ti = 0; ti < t->nthreads; ti++)
         for (v = 0; v < t->nvariants; v++) {
             const rcuprof_change *c = &t->changes[ti * t->nvariants + v];
+            char nm[96];
 
             if (v == t->baseline || !c->have)
                 continue;
+            cell_name(t, v, ti, nm, sizeof(nm));
             if (c->two_stage_na)
-                rcuprof_sb_printf(&stage, "%s%s@%u (first stage %zu "
-                                  "pairs of %zu)", stage.len ? ", " : "",
-                                  t->variants[v], t->threads[ti],
+                rcuprof_sb_printf(&stage, "%s%s (first stage %zu pairs of "
+                                  "%zu)", stage.len ? ", " : "", nm,
                                   c->n_stage1, c->n_pairs);
             else if (c->too_few && c->two_stage)
-                rcuprof_sb_printf(&few, "%s%s@%u (first stage n = %zu)",
-                                  few.len ? ", " : "", t->variants[v],
-                                  t->threads[ti], c->n_stage1);
+                rcuprof_sb_printf(&few, "%s%s (first stage n = %zu)",
+                                  few.len ? ", " : "", nm, c->n_stage1);
             else if (c->too_few)
-                rcuprof_sb_printf(&few, "%s%s@%u (n = %zu)",
-                                  few.len ? ", " : "", t->variants[v],
-                                  t->threads[ti], c->paired ? c->n_pairs
+                rcuprof_sb_printf(&few, "%s%s (n = %zu)",
+                                  few.len ? ", " : "", nm, c->paired ? c->n_pairs
                                   : t->cells[ti * t->nvariants + v].n);
             else if (c->p < t->alpha && !c->resolved)
-                rcuprof_sb_printf(&holm, "%s%s@%u (p %.3g, Holm %.3g)",
-                                  holm.len ? ", " : "", t->variants[v],
-                                  t->threads[ti], c->p, c->p_holm);
+                rcuprof_sb_printf(&holm, "%s%s (p %.3g, Holm %.3g)",
+                                  holm.len ? ", " : "", nm, c->p, c->p_holm);
         }
     if (few.len > 0)
         note(t, "too few runs to decide (fewer than %d blocks, or runs a side unpaired; rerun with more --reps or --target-mde): %s",
@@ -674,21 +691,54 @@ static void table_notes_tails(rcuprof_table *t)
     for (ti = 0; ti < t->nthreads; ti++)
         for (v = 0; v < t->nvariants; v++) {
             const rcuprof_cell *c = &t->cells[ti * t->nvariants + v];
-            char label[48];
+            char nm[96];
 
             if (c->n < 2 || !isfinite(c->s.mean_lo) || !isfinite(c->s.mean_hi)
                 || (c->s.mean >= c->s.mean_lo && c->s.mean <= c->s.mean_hi))
                 continue;
-            rcuprof_table_row_label(t, ti, label, sizeof(label));
-            rcuprof_sb_printf(&out, "%s%s@%s (mean %.1f, median %.1f, "
+            rcuprof_sb_printf(&out, "%s%s (mean %.1f, median %.1f, "
                               "interval [%.1f, %.1f])", out.len ? ", " : "",
-                              t->variants[v], label, c->s.mean, c->s.median,
-                              c->s.mean_lo, c->s.mean_hi);
+                              cell_name(t, v, ti, nm, sizeof(nm)), c->s.mean,
+                              c->s.median, c->s.mean_lo, c->s.mean_hi);
         }
     if (out.len > 0)
         note(t, "heavy tail: the mean lies outside its interval (the interval is the log-normal mean's; a few runs far out pull the arithmetic mean past it: read the median, and the runs listed as outliers): %s",
              out.p);
     free(out.p);
+}
+
+/*
+ * Variants of more than one OpenSSL (lines, or versions of a line): each
+ * variant's version and line, from its first ok run, so a cross-line table
+ * names what every column measured.
+ */
+static void table_note_lines(rcuprof_table *t, const rcuprof_results *rs)
+{
+    struct rcuprof_sb s = { 0 };
+    const char *first = NULL;
+    int differ = 0;
+    size_t v, i;
+
+    for (v = 0; v < rs->nvariants; v++) {
+        const rcuprof_record *r = NULL;
+
+        for (i = 0; i < rs->npoints && r == NULL; i++)
+            if (rs->points[i].variant == v && rs->points[i].result.ok
+                && rs->points[i].result.openssl_version[0] != '\0')
+                r = &rs->points[i].result;
+        if (r == NULL)
+            continue;
+        if (first == NULL)
+            first = r->openssl_version;
+        else if (strcmp(first, r->openssl_version) != 0)
+            differ = 1;
+        rcuprof_sb_printf(&s, "%s%s %s (line %s)", s.len > 0 ? ", " : "",
+                          rs->variants[v], r->openssl_version,
+                          r->line[0] != '\0' ? r->line : "unknown");
+    }
+    if (differ && s.p != NULL)
+        note(t, "OpenSSL of each variant: %s", s.p);
+    free(s.p);
 }
 
 /* Notes: what a reader must know before trusting a row. */
@@ -723,6 +773,7 @@ static void table_notes(rcuprof_table *t, const rcuprof_results *rs,
             note(t, "different driver options: %s and %s were swept with other run options",
                  f0->path, f->path);
     }
+    table_note_lines(t, rs);
     if (b->failed.len > 0)
         note(t, "failed runs, left out: %s", b->failed.p);
     if (b->noisy.len > 0)

@@ -1,23 +1,32 @@
-# Resolve the pristine OpenSSL source tree every variant is copied from.
+# Resolve the pristine OpenSSL source tree of each OpenSSL line the variants
+# are built from (docs/interfaces.md, section 6, "Lines").
 #
-# Precedence (first set wins):
-#   OPENSSL_SOURCE_DIR      any 3.x (>= 3.3) tree: a git checkout, an unpacked release
-#   OPENSSL_SOURCE_TARBALL  a file or URL, with the required OPENSSL_SOURCE_SHA256
-#   (default)               the newest 3.5.x source package in Debian trixie,
-#                           optionally pinned with OPENSSL_DEBIAN_VERSION
+# Per line (patches/variants.json "lines"), first set wins:
+#   OPENSSL_SOURCE_DIR      any tree (>= 3.3: a git checkout, an unpacked
+#                           release); its line is read from its VERSION.dat
+#                           and it is the source of that line only
+#   OPENSSL_SOURCE_TARBALL  a file or URL, with the required OPENSSL_SOURCE_SHA256;
+#                           likewise the source of its own line
+#   (default)               the newest served openssl source package of the
+#                           line's Debian suite (3.5: trixie, 3.6: sid, 4.0:
+#                           experimental), pinned per line with
+#                           OPENSSL_DEBIAN_VERSION (a comma list, one version
+#                           per line: 3.5.7-1~deb13u2,4.0.2-1)
 #
-# Sets in the parent scope:
-#   RCUPROF_OPENSSL_PRISTINE   the tree (read-only by convention)
-#   RCUPROF_OPENSSL_VERSION    e.g. 3.5.7
-#   RCUPROF_OPENSSL_LINE       e.g. 3.5 (selects patches/<line>/)
-#   RCUPROF_OPENSSL_SOURCE_ID  sha256 of the tarball, or of the tree's contents
-#   RCUPROF_OPENSSL_SOURCE_JSON  the "source" object recorded with every build
+# rcuprof_resolve_openssl_override() resolves the first two and sets
+# RCUPROF_OVERRIDE_LINE ("" when neither is given); rcuprof_resolve_line(LINE
+# SUITE) resolves one line.  Each sets, per line L:
+#   RCUPROF_LINE_<L>_TREE       the tree (read-only by convention)
+#   RCUPROF_LINE_<L>_VERSION    e.g. 3.5.7
+#   RCUPROF_LINE_<L>_SOURCE_ID  sha256 of the tarball, or of the tree's contents
+#   RCUPROF_LINE_<L>_SOURCE_JSON  the "source" object recorded with every build
 
 set(_RCUPROF_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 set(OPENSSL_SOURCE_DIR "" CACHE PATH "OpenSSL source tree to build variants from")
 set(OPENSSL_SOURCE_TARBALL "" CACHE STRING "OpenSSL source tarball (file or URL); needs OPENSSL_SOURCE_SHA256")
 set(OPENSSL_SOURCE_SHA256 "" CACHE STRING "SHA-256 of OPENSSL_SOURCE_TARBALL")
-set(OPENSSL_DEBIAN_VERSION "" CACHE STRING "Pin the Debian trixie openssl source version (default: newest 3.5.x)")
+set(OPENSSL_DEBIAN_VERSION "" CACHE STRING
+    "Pin Debian openssl source versions, one per line, comma-separated (default: each line's newest served)")
 
 if(DEFINED ENV{RCUPROF_CACHE})
   set(_rcuprof_cache_default "$ENV{RCUPROF_CACHE}")
@@ -86,7 +95,7 @@ function(rcuprof_tree_info tree kind sha debver tarball)
   endforeach()
   set(version "${_MAJOR}.${_MINOR}.${_PATCH}")
   if(_MAJOR LESS 3 OR (_MAJOR EQUAL 3 AND _MINOR LESS 3))
-    _rcuprof_fail("OpenSSL ${version} at ${tree} has no internal RCU (it came in 3.3): use a 3.5.x tree")
+    _rcuprof_fail("OpenSSL ${version} at ${tree} has no internal RCU (it came in 3.3): use a 3.3 or later tree")
   endif()
   if(NOT EXISTS "${tree}/crypto/property/property.c")
     _rcuprof_fail("${tree} lacks crypto/property/property.c: pass a complete OpenSSL source tree")
@@ -116,19 +125,26 @@ function(rcuprof_tree_info tree kind sha debver tarball)
   set(RCUPROF_TREE_JSON "${json}" PARENT_SCOPE)
 endfunction()
 
-function(rcuprof_resolve_openssl_source)
-  set(kind "")
-  set(debver "")
-  set(tarball "")
+# Record a resolved tree as the source of its line.
+macro(_rcuprof_set_line tree kind sha debver tarball)
+  rcuprof_tree_info("${tree}" "${kind}" "${sha}" "${debver}" "${tarball}")
+  message(STATUS "rcuprof: OpenSSL ${RCUPROF_TREE_VERSION} (line ${RCUPROF_TREE_LINE}, ${kind} ${debver}) sha256 ${sha}")
+  set(RCUPROF_LINE_${RCUPROF_TREE_LINE}_TREE "${tree}" PARENT_SCOPE)
+  set(RCUPROF_LINE_${RCUPROF_TREE_LINE}_VERSION "${RCUPROF_TREE_VERSION}" PARENT_SCOPE)
+  set(RCUPROF_LINE_${RCUPROF_TREE_LINE}_SOURCE_ID "${sha}" PARENT_SCOPE)
+  set(RCUPROF_LINE_${RCUPROF_TREE_LINE}_SOURCE_JSON "${RCUPROF_TREE_JSON}" PARENT_SCOPE)
+endmacro()
+
+function(rcuprof_resolve_openssl_override)
+  set(RCUPROF_OVERRIDE_LINE "" PARENT_SCOPE)
   if(OPENSSL_SOURCE_DIR)
-    set(kind dir)
     get_filename_component(tree "${OPENSSL_SOURCE_DIR}" ABSOLUTE)
     if(NOT IS_DIRECTORY "${tree}")
-      _rcuprof_fail("OPENSSL_SOURCE_DIR=${OPENSSL_SOURCE_DIR} does not exist: pass the top folder of an OpenSSL 3.5.x tree")
+      _rcuprof_fail("OPENSSL_SOURCE_DIR=${OPENSSL_SOURCE_DIR} does not exist: pass the top folder of an OpenSSL source tree")
     endif()
     rcuprof_tree_hash("${tree}" sha)
+    _rcuprof_set_line("${tree}" dir "${sha}" "" "")
   elseif(OPENSSL_SOURCE_TARBALL)
-    set(kind tarball)
     if(NOT OPENSSL_SOURCE_SHA256 MATCHES "^[0-9a-fA-F]+$")
       _rcuprof_fail("OPENSSL_SOURCE_TARBALL needs -DOPENSSL_SOURCE_SHA256=<64 hex digits> (sha256sum of the tarball)")
     endif()
@@ -162,32 +178,63 @@ function(rcuprof_resolve_openssl_source)
       _rcuprof_fail("${tarball} has SHA-256 ${sha}, not ${want}: check the file or the hash you passed")
     endif()
     _rcuprof_unpack("${tarball}" "${sha}" tree)
+    _rcuprof_set_line("${tree}" tarball "${sha}" "" "${tarball}")
   else()
-    set(kind debian)
-    execute_process(
-      COMMAND "${_RCUPROF_CMAKE_DIR}/fetch-openssl-debian.sh" "${RCUPROF_CACHE_DIR}" "${OPENSSL_DEBIAN_VERSION}"
-      OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc
-      OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_STRIP_TRAILING_WHITESPACE)
-    if(err)
-      message(NOTICE "${err}")
-    endif()
-    if(NOT rc EQUAL 0)
-      _rcuprof_fail("fetching the OpenSSL source failed (${rc}; see the line above): pass -DOPENSSL_SOURCE_DIR=<tree> to build without the network")
-    endif()
-    string(REGEX MATCH "version=([^\n]*)" _ "${out}")
-    set(debver "${CMAKE_MATCH_1}")
-    string(REGEX MATCH "tarball=([^\n]*)" _ "${out}")
-    set(tarball "${CMAKE_MATCH_1}")
-    string(REGEX MATCH "sha256=([^\n]*)" _ "${out}")
-    set(sha "${CMAKE_MATCH_1}")
-    _rcuprof_unpack("${tarball}" "${sha}" tree)
+    return()
   endif()
+  set(RCUPROF_OVERRIDE_LINE "${RCUPROF_TREE_LINE}" PARENT_SCOPE)
+endfunction()
 
-  rcuprof_tree_info("${tree}" "${kind}" "${sha}" "${debver}" "${tarball}")
-  message(STATUS "rcuprof: OpenSSL ${RCUPROF_TREE_VERSION} (${kind} ${debver}) sha256 ${sha}")
-  set(RCUPROF_OPENSSL_PRISTINE "${tree}" PARENT_SCOPE)
-  set(RCUPROF_OPENSSL_VERSION "${RCUPROF_TREE_VERSION}" PARENT_SCOPE)
-  set(RCUPROF_OPENSSL_LINE "${RCUPROF_TREE_LINE}" PARENT_SCOPE)
-  set(RCUPROF_OPENSSL_SOURCE_ID "${sha}" PARENT_SCOPE)
-  set(RCUPROF_OPENSSL_SOURCE_JSON "${RCUPROF_TREE_JSON}" PARENT_SCOPE)
+# The pin of LINE from OPENSSL_DEBIAN_VERSION ("" when none): each listed
+# version pins the line its upstream version belongs to.
+function(_rcuprof_debian_pin line out_var)
+  set(pin "")
+  string(REPLACE "," ";" pins "${OPENSSL_DEBIAN_VERSION}")
+  foreach(p IN LISTS pins)
+    string(STRIP "${p}" p)
+    if(NOT p MATCHES "^([0-9]+:)?([0-9]+)\\.([0-9]+)\\.")
+      _rcuprof_fail("OPENSSL_DEBIAN_VERSION entry '${p}' is not a Debian openssl version (e.g. 3.5.7-1~deb13u2): fix -DOPENSSL_DEBIAN_VERSION")
+    endif()
+    if("${CMAKE_MATCH_2}.${CMAKE_MATCH_3}" STREQUAL "${line}")
+      if(pin)
+        _rcuprof_fail("OPENSSL_DEBIAN_VERSION pins line ${line} twice (${pin}, ${p}): give one version per line")
+      endif()
+      set(pin "${p}")
+    endif()
+  endforeach()
+  set(${out_var} "${pin}" PARENT_SCOPE)
+endfunction()
+
+# The source of LINE: the override's tree when it is of LINE, else Debian's
+# SUITE (the fetcher falls back, loudly, from a listed but unserved newest
+# version to the next listed one).
+function(rcuprof_resolve_line line suite)
+  if(DEFINED RCUPROF_LINE_${line}_TREE)
+    return()
+  endif()
+  if(NOT suite)
+    _rcuprof_fail("OpenSSL line ${line} has no Debian suite in patches/variants.json \"lines\": pass -DOPENSSL_SOURCE_DIR=<a ${line} tree>")
+  endif()
+  _rcuprof_debian_pin("${line}" pin)
+  execute_process(
+    COMMAND "${_RCUPROF_CMAKE_DIR}/fetch-openssl-debian.sh" "${RCUPROF_CACHE_DIR}" "${pin}" "${line}" "${suite}"
+    OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc
+    OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_STRIP_TRAILING_WHITESPACE)
+  if(err)
+    message(NOTICE "${err}")
+  endif()
+  if(NOT rc EQUAL 0)
+    _rcuprof_fail("fetching the OpenSSL ${line} source failed (${rc}; see the line above): pass -DOPENSSL_SOURCE_DIR=<a ${line} tree> to build without the network")
+  endif()
+  string(REGEX MATCH "version=([^\n]*)" _ "${out}")
+  set(debver "${CMAKE_MATCH_1}")
+  string(REGEX MATCH "tarball=([^\n]*)" _ "${out}")
+  set(tarball "${CMAKE_MATCH_1}")
+  string(REGEX MATCH "sha256=([^\n]*)" _ "${out}")
+  set(sha "${CMAKE_MATCH_1}")
+  _rcuprof_unpack("${tarball}" "${sha}" tree)
+  _rcuprof_set_line("${tree}" debian "${sha}" "${debver}" "${tarball}")
+  if(NOT RCUPROF_TREE_LINE STREQUAL line)
+    _rcuprof_fail("Debian ${suite}'s openssl ${debver} is OpenSSL ${RCUPROF_TREE_VERSION}, not line ${line}: fix patches/variants.json \"lines\"")
+  endif()
 endfunction()

@@ -25,7 +25,7 @@ function(rcuprof_script_test name script)
   endif()
   add_test(NAME ${name}
            COMMAND bash "${CMAKE_CURRENT_SOURCE_DIR}/${script}")
-  string(REPLACE ";" "," built "${RCUPROF_BUILT_VARIANTS}")
+  string(REPLACE ";" "," built "${RCUPROF_BUILT_VARIANT_NAMES}")
   set(timeout 600)
   if(T_TIMEOUT)
     set(timeout ${T_TIMEOUT})

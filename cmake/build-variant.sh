@@ -64,8 +64,8 @@ if [ "${RCUPROF_PATCH_ONLY:-0}" = 1 ]; then
     mkdir -p "$out"
     cp -a "$tree" "$out/tree"
     for p in "${patches[@]}"; do
-        patch -d "$out/tree" -p1 --forward --batch --no-backup-if-mismatch --quiet < "$p" \
-            || fail "patch $(basename "$p") does not apply: rebuild the variant to see where"
+        patch -d "$out/tree" -p1 --fuzz=0 --forward --batch --no-backup-if-mismatch --quiet < "$p" \
+            || fail "patch $(basename "$p") does not apply exactly (--fuzz=0): rebuild the variant to see where"
     done
     echo "$recipe" > "$out/.recipe-src"
     echo "rcuprof: patched source of $name in $out/tree"
@@ -86,16 +86,33 @@ cp -a "$tree" "$out/tree"
 cd "$out/tree"
 ver=$(awk -F= '/^(MAJOR|MINOR|PATCH)=/{printf "%s%s", (n++ ? "." : ""), $2}' VERSION.dat)
 
+# The @@ line of hunk N of FILE in patch P (what a failed hunk was meant to
+# change: its lines and the function git named).
+hunk_header() {
+    awk -v want="$2" -v n="$3" '
+        /^\+\+\+ / { f = $2; sub(/^b\//, "", f); k = 0; next }
+        /^@@ / && f == want { if (++k == n) { print; exit } }' "$1"
+}
+
+# Patches apply exactly or not at all: no fuzz (a hunk whose context does
+# not match is never placed by its neighbours' lines: on another line's
+# tree that puts code into the wrong function).  Offsets are allowed: the
+# context still matches line for line.
 patch_json="[]"
 patches_out=()
 for p in "${patches[@]}"; do
     base=$(basename "$p")
-    if ! log=$(patch -p1 --forward --batch --dry-run < "$p" 2>&1); then
+    if ! log=$(patch -p1 --fuzz=0 --forward --batch --dry-run < "$p" 2>&1); then
         file=$(printf '%s\n' "$log" | awk '/^(checking|patching) file /{f=$3} /FAILED|malformed|Only garbage|can.t find file/{print f; exit}')
         hunk=$(printf '%s\n' "$log" | grep -m1 -E 'FAILED|malformed|garbage|can.t find file|Reversed' || true)
-        fail "patch $base does not apply to ${file:-the tree} (${hunk:-see patch output}): rebase it onto OpenSSL $ver or drop it from the variant"
+        where=""
+        if [[ "$hunk" =~ ^Hunk\ \#([0-9]+)\ FAILED ]] && [ -n "$file" ]; then
+            where=$(hunk_header "$p" "$file" "${BASH_REMATCH[1]}")
+            [ -z "$where" ] || where=", hunk $where"
+        fi
+        fail "patch $base does not apply exactly (--fuzz=0) to ${file:-the tree} (${hunk:-see patch output}$where): rebase it onto OpenSSL $ver or drop it from the variant"
     fi
-    patch -p1 --forward --batch --no-backup-if-mismatch --quiet < "$p"
+    patch -p1 --fuzz=0 --forward --batch --no-backup-if-mismatch --quiet < "$p"
     patches_out+=("{\"name\":\"$base\",\"sha256\":\"$(sha256sum "$p" | cut -d' ' -f1)\"}")
 done
 if [ ${#patches_out[@]} -gt 0 ]; then

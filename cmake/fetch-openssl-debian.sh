@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Fetch the pristine upstream tarball of OpenSSL 3.5.x from Debian's trixie
-# source packages, with a private apt configuration: our own source list
+# Fetch the pristine upstream tarball of one OpenSSL line from Debian's source
+# packages (the line's suite: patches/variants.json "lines"; 3.5 from trixie
+# by default), with a private apt configuration: our own source list
 # (reusing the Debian archive URI this system already uses), our own lists and
 # archive directories.  The system's apt state is never touched, and no mirror
 # host is written anywhere in the repository.
 #
-# usage: fetch-openssl-debian.sh CACHE_DIR [VERSION]
+# usage: fetch-openssl-debian.sh CACHE_DIR [VERSION [LINE SUITE]]
+#   LINE and SUITE default to $RCUPROF_OPENSSL_SERIES (3.5) and
+#   $RCUPROF_DEBIAN_SUITE (trixie).  Each suite has its own apt folder
+#   (CACHE_DIR/apt-SUITE), so fetches of different lines never share an index.
 # prints on stdout, one per line:  version=...  tarball=...  sha256=...
 # errors: one line on stderr starting with "rcuprof: ", exit 1.
 set -euo pipefail
@@ -14,10 +18,11 @@ die() { echo "rcuprof: $*" >&2; exit 1; }
 
 cache=${1:?usage: fetch-openssl-debian.sh CACHE_DIR [VERSION]}
 pin=${2:-}
-suite=${RCUPROF_DEBIAN_SUITE:-trixie}
-series=${RCUPROF_OPENSSL_SERIES:-3.5}
+series=${3:-${RCUPROF_OPENSSL_SERIES:-3.5}}
+suite=${4:-${RCUPROF_DEBIAN_SUITE:-trixie}}
+case "$suite" in *[!a-z0-9-]*|"") die "Debian suite '$suite' is not a suite name: fix patches/variants.json \"lines\"" ;; esac
 
-command -v apt-get >/dev/null || die "apt-get not found: pass -DOPENSSL_SOURCE_DIR=<3.5.x tree> or -DOPENSSL_SOURCE_TARBALL=<file> instead"
+command -v apt-get >/dev/null || die "apt-get not found: pass -DOPENSSL_SOURCE_DIR=<$series.x tree> or -DOPENSSL_SOURCE_TARBALL=<file> instead"
 
 # The archive URI already configured on this system (deb822 .sources or
 # one-line .list).  The first main Debian archive wins; security and
@@ -40,7 +45,7 @@ uri=${RCUPROF_APT_URI:-$(find_uri | grep -E '/debian/?$' | head -n 1 || true)}
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 [ -r "$keyring" ] || die "$keyring missing: install debian-archive-keyring"
 
-apt_dir="$cache/apt"
+apt_dir="$cache/apt-$suite"
 mkdir -p "$apt_dir/lists/partial" "$apt_dir/archives/partial" "$apt_dir/etc/preferences.d" "$apt_dir/etc/apt.conf.d" "$cache/downloads"
 printf 'deb-src [signed-by=%s] %s %s main\n' "$keyring" "$uri" "$suite" > "$apt_dir/etc/sources.list"
 : > "$apt_dir/status"
@@ -87,7 +92,7 @@ done
 [ -n "$newest" ] || die "no openssl $series.x source package in Debian $suite: pass -DOPENSSL_SOURCE_DIR=<tree>"
 
 if [ -n "$pin" ] && ! printf '%s\n' $versions | grep -qxF "$pin"; then
-    die "openssl $pin is no longer in Debian $suite (newest $series.x there: $newest): set -DOPENSSL_DEBIAN_VERSION=$newest or leave it unset"
+    die "openssl $pin is no longer in Debian $suite (newest $series.x there: $newest): set -DOPENSSL_DEBIAN_VERSION=$newest (pins line $series) or leave it unset"
 fi
 
 # Candidates, newest first.  A mirror can list a version before (or after) it
@@ -122,11 +127,13 @@ want=""
 for v in $candidates; do
     marker="$cache/downloads/.unavailable-$v"
     if [ -z "$pin" ] && [ -n "$(find "$marker" -mmin -60 2>/dev/null)" ]; then
-        continue    # known unserved within the hour: said so already
+        # Known unserved within the hour: no second download, same warning.
+        echo "rcuprof: warning: openssl $v is listed but was not served at the last try (within the hour); using the next listed $series.x" >&2
+        continue
     fi
     if fetch_one "$v"; then want=$v; break; fi
     [ -n "$pin" ] && die "download of openssl $v failed ($why): check the network, or pass -DOPENSSL_SOURCE_DIR=<tree>"
-    echo "rcuprof: warning: openssl $v is listed but could not be downloaded ($why); using an older 3.5.x" >&2
+    echo "rcuprof: warning: openssl $v is listed but could not be downloaded ($why); using the next listed $series.x" >&2
     touch "$marker"
 done
 [ -n "$want" ] || die "no openssl $series.x source package could be downloaded from $uri: check the network, or pass -DOPENSSL_SOURCE_DIR=<tree>"

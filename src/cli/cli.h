@@ -57,6 +57,12 @@ void rcuprof_cmd_unexpected(const struct rcuprof_cmd_opts *o, const char *arg);
 
 /* variants.c */
 int rcuprof_variant_name_ok(const char *name);
+/* NAME@<default line> -> NAME, in place (docs/interfaces.md, section 6). */
+char *rcuprof_variant_canon(char *name);
+const char *rcuprof_variant_line(const char *name);
+/* 0, or -1 after one error line: unknown, of a line not built, no driver. */
+int rcuprof_variant_usable(const char *cmd, const char *variant,
+                           const json_t *known, char *drv, size_t n);
 /* Load the resolved list (build/variants.json) plus the user file. */
 json_t *rcuprof_variants_load(char *err, size_t errlen);
 const char *rcuprof_user_variants_path(void);

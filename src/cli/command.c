@@ -195,10 +195,14 @@ int rcuprof_cmd_analyse(const char *cmd, char *const *paths, size_t n,
                         const char *baseline, int metric, int scaling,
                         int by_state, struct rcuprof_analysed *a)
 {
-    char err[1024];
+    char err[1024], bname[96];
     size_t v;
 
     memset(a, 0, sizeof(*a));
+    if (baseline != NULL && strlen(baseline) < sizeof(bname)) {
+        strcpy(bname, baseline);            /* stock@3.5 is stock */
+        baseline = rcuprof_variant_canon(bname);
+    }
     if (rcuprof_results_load_all(&a->rs, paths, n, cmd) != 0)
         return RCUPROF_ERR_USAGE;
     if (a->rs.nvariants == 1 && baseline != NULL

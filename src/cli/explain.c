@@ -60,6 +60,7 @@ struct case_spec {
 
 struct explain {
     const char *variant;
+    char vname[96];             /* the canonical --variant */
     char drv[PATH_MAX];
     json_t *opts;               /* driver options: name -> string | true */
     char baseline[48];
@@ -762,6 +763,10 @@ static int explain_parse(int argc, char **argv, struct explain *x)
     x->have_seed = seen[ARG_SEED];
     x->have_variant = seen[ARG_VARIANT];
     x->variant = x->have_variant ? a.variant : "stock";
+    if (x->have_variant && strlen(a.variant) < sizeof(x->vname)) {
+        strcpy(x->vname, a.variant);        /* stock@3.5 is stock */
+        x->variant = rcuprof_variant_canon(x->vname);
+    }
     x->out = a.out;
     x->files = argv + first;
     x->nfiles = (size_t)(argc - first);
@@ -888,16 +893,13 @@ static int explain_check_variant(struct explain *x)
         return RCUPROF_ERR_USAGE;
     }
     ok = rcuprof_variant_name_ok(x->variant)
-         && json_object_get(known, x->variant) != NULL;
+         && rcuprof_variant_usable("explain", x->variant, known, x->drv,
+                                   sizeof(x->drv)) == 0;
     json_decref(known);
     if (!ok) {
-        rcuprof_err("explain: unknown variant '%s': 'rcuprof variants' lists them",
-                    x->variant);
-        return RCUPROF_ERR_USAGE;
-    }
-    if (rcuprof_driver_path(x->variant, x->drv, sizeof(x->drv)) != 0) {
-        rcuprof_err("explain: variant '%s' is not built (no %s): build it with cmake --build build",
-                    x->variant, x->drv);
+        if (!rcuprof_variant_name_ok(x->variant))
+            rcuprof_err("explain: unknown variant '%s': 'rcuprof variants' lists them",
+                        x->variant);
         return RCUPROF_ERR_USAGE;
     }
     x->opts = json_is_object(x->spec_opts)

@@ -77,18 +77,11 @@ static int run_find_driver(const char *variant, char *drv, size_t n)
         rcuprof_err("%s", err);
         return -1;
     }
-    if (json_object_get(known, variant) == NULL) {
-        rcuprof_err("run: unknown variant '%s': 'rcuprof variants' lists them, 'rcuprof variant add' makes one",
-                    variant);
+    if (rcuprof_variant_usable("run", variant, known, drv, n) != 0) {
         json_decref(known);
         return -1;
     }
     json_decref(known);
-    if (rcuprof_driver_path(variant, drv, n) != 0) {
-        rcuprof_err("run: variant '%s' is not built (no %s): build it with 'make demo' or cmake --build build",
-                    variant, drv);
-        return -1;
-    }
     return 0;
 }
 
@@ -144,7 +137,7 @@ int rcuprof_cmd_run(int argc, char **argv)
     struct rcuprof_cmd_opts co = { .cmd = "run", .rows = run_rows,
                                    .n = RUN_NROWS, .target = &o, .letters = 1 };
     const struct rcuprof_opt *action;
-    char *dargv[64], drv[PATH_MAX];
+    char *dargv[64], drv[PATH_MAX], vname[96];
     int first, rc;
     struct rcuprof_driver_result r;
     json_t *dopts = json_object(), *res;
@@ -169,6 +162,10 @@ int rcuprof_cmd_run(int argc, char **argv)
         rcuprof_err("run: --variant is required: 'rcuprof variants' lists them");
         json_decref(dopts);
         return RCUPROF_ERR_USAGE;
+    }
+    if (strlen(o.variant) < sizeof(vname)) {  /* stock@3.5 is stock */
+        strcpy(vname, o.variant);
+        o.variant = rcuprof_variant_canon(vname);
     }
     if (run_find_driver(o.variant, drv, sizeof(drv)) != 0) {
         json_decref(dopts);

@@ -447,6 +447,8 @@ static int spec_variants(struct sweep *sw, const char *arg)
     }
     for (tok = strtok_r(list, ",", &save); tok != NULL;
          tok = strtok_r(NULL, ",", &save)) {
+        if (rcuprof_variant_name_ok(tok))
+            rcuprof_variant_canon(tok);     /* stock@3.5 is stock */
         for (j = 0; j < sw->nvariants; j++)
             if (strcmp(sw->variants[j], tok) == 0)
                 break;
@@ -533,16 +535,9 @@ static int sweep_check_variants(const struct sweep *sw)
         return RCUPROF_ERR_USAGE;
     }
     for (i = 0; i < sw->nvariants && rc == 0; i++) {
-        if (json_object_get(known, sw->variants[i]) == NULL) {
-            rcuprof_err("sweep: unknown variant '%s': 'rcuprof variants' lists them, 'rcuprof variant add' makes one",
-                        sw->variants[i]);
+        if (rcuprof_variant_usable("sweep", sw->variants[i], known, drv,
+                                   sizeof(drv)) != 0)
             rc = RCUPROF_ERR_USAGE;
-        } else if (rcuprof_driver_path(sw->variants[i], drv,
-                                       sizeof(drv)) != 0) {
-            rcuprof_err("sweep: variant '%s' is not built (no %s): build it with cmake --build build",
-                        sw->variants[i], drv);
-            rc = RCUPROF_ERR_USAGE;
-        }
     }
     json_decref(known);
     return rc;

@@ -18,25 +18,141 @@
 # define RCUPROF_USER_VARIANTS_DEFAULT "variants.local.json"
 #endif
 
-/* A variant name, or BASE+OPT[+OPT...] (patches/variants.json "options") */
+#ifndef RCUPROF_DEFAULT_LINE
+# define RCUPROF_DEFAULT_LINE "3.5"
+#endif
+
+/* "MAJOR.MINOR", digits only: an OpenSSL line. */
+static int line_ok(const char *l)
+{
+    const char *p = l;
+
+    if (*p < '0' || *p > '9')
+        return 0;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    if (*p++ != '.' || *p < '0' || *p > '9')
+        return 0;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    return *p == '\0';
+}
+
+/*
+ * A variant name, or BASE+OPT[+OPT...] (patches/variants.json "options"),
+ * either followed by @LINE (docs/interfaces.md, section 6, "Lines").
+ */
 int rcuprof_variant_name_ok(const char *name)
 {
-    const char *p = name;
+    const char *p = name, *at;
 
     if (name == NULL)
+        return 0;
+    at = strchr(name, '@');
+    if (at != NULL && (!line_ok(at + 1) || strlen(at + 1) > 8))
         return 0;
     for (;;) {
         if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
             return 0;
-        for (; *p != '\0' && *p != '+'; p++)
+        for (; *p != '\0' && *p != '+' && p != at; p++)
             if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')
                   || *p == '-' || *p == '_' || *p == '.'))
                 return 0;
-        if (*p == '\0')
+        if (*p == '\0' || p == at)
             break;
         p++;                    /* '+': an option name follows */
     }
     return p - name <= 64;
+}
+
+/*
+ * The canonical name: NAME@<default line> is NAME (the default line's
+ * variants keep their bare names, so results written before lines existed
+ * keep meaning the same build).  In place; returns name.
+ */
+char *rcuprof_variant_canon(char *name)
+{
+    char *at = strchr(name, '@');
+
+    if (at != NULL && strcmp(at + 1, RCUPROF_DEFAULT_LINE) == 0)
+        *at = '\0';
+    return name;
+}
+
+/* The line of a variant name: after '@', else the default line. */
+const char *rcuprof_variant_line(const char *name)
+{
+    const char *at = strchr(name, '@');
+
+    return at != NULL ? at + 1 : RCUPROF_DEFAULT_LINE;
+}
+
+/* NAME@LINE's NAME is a variant of another line (of the default one, or
+ * NAME@OTHER). */
+static int defined_elsewhere(const json_t *known, const char *variant)
+{
+    size_t len = (size_t)(strchr(variant, '@') - variant);
+    const char *name;
+    const json_t *v;
+
+    json_object_foreach((json_t *)known, name, v) {
+        if (strncmp(name, variant, len) == 0
+            && (name[len] == '\0' || name[len] == '@'))
+            return 1;
+    }
+    return 0;
+}
+
+/*
+ * One line saying why VARIANT cannot be measured here and what to build,
+ * or 0 when it is defined and its driver exists (path in drv).  known:
+ * rcuprof_variants_load()'s object; lines: the resolved file's "lines".
+ */
+int rcuprof_variant_usable(const char *cmd, const char *variant,
+                           const json_t *known, char *drv, size_t n)
+{
+    const char *line = rcuprof_variant_line(variant), *name;
+    struct rcuprof_sb built = { 0 }, on_line = { 0 };
+    const json_t *v;
+    int line_known = 0, rc = -1;
+
+    json_object_foreach((json_t *)known, name, v) {
+        const char *l = rcuprof_variant_line(name);
+
+        if (strcmp(l, line) == 0) {
+            line_known = 1;
+            rcuprof_sb_printf(&on_line, "%s%s", on_line.len > 0 ? ", " : "",
+                              name);
+        }
+        if (json_is_true(json_object_get(v, "built")))
+            rcuprof_sb_printf(&built, "%s%s", built.len > 0 ? "," : "", name);
+    }
+    if (json_object_get(known, variant) == NULL) {
+        if (!line_known)
+            rcuprof_err("%s: variant '%s' is of OpenSSL %s, which this build has no variant of: configure with -DRCUPROF_VARIANTS=%s%s%s (a line without a Debian source also needs -DOPENSSL_SOURCE_DIR=<a %s tree>)",
+                        cmd, variant, line, built.p != NULL ? built.p : "",
+                        built.p != NULL ? "," : "", variant, line);
+        else if (strchr(variant, '@') != NULL && defined_elsewhere(known, variant))
+            rcuprof_err("%s: variant '%s' has no patch series for OpenSSL %s yet (OpenSSL %s has: %s): measure one of those, or add the series (patches/README.md, \"Adding a line\")",
+                        cmd, variant, line, line, on_line.p);
+        else
+            rcuprof_err("%s: unknown variant '%s' (OpenSSL %s has: %s): 'rcuprof variants' lists them, 'rcuprof variant add' makes one",
+                        cmd, variant, line, on_line.p);
+    } else if (rcuprof_driver_path(variant, drv, n) != 0) {
+        if (json_is_true(json_object_get(json_object_get(known, variant),
+                                         "built")))
+            rcuprof_err("%s: variant '%s' is not built (no %s): build it with 'make demo' or cmake --build build",
+                        cmd, variant, drv);
+        else
+            rcuprof_err("%s: variant '%s' is not built (no %s): build it with cmake -S . -B build -DRCUPROF_VARIANTS=%s%s%s && cmake --build build",
+                        cmd, variant, drv, built.p != NULL ? built.p : "",
+                        built.p != NULL ? "," : "", variant);
+    } else {
+        rc = 0;
+    }
+    free(built.p);
+    free(on_line.p);
+    return rc;
 }
 
 const char *rcuprof_user_variants_path(void)
@@ -181,7 +297,7 @@ int rcuprof_cmd_variants(int argc, char **argv)
         json_decref(all);
         return RCUPROF_OK;
     }
-    printf("%-16s %-8s %-8s %s\n", "VARIANT", "DRIVER", "PATCHES", "DESCRIPTION");
+    printf("%-20s %-8s %-8s %s\n", "VARIANT", "DRIVER", "PATCHES", "DESCRIPTION");
     /* PATCHES: every patch the build applies (layers expanded, a base's
      * included), the same count before and after the build. */
     json_object_foreach(all, name, v) {
@@ -195,7 +311,7 @@ int rcuprof_cmd_variants(int argc, char **argv)
         else
             state = "absent";
         desc = json_string_value(json_object_get(v, "description"));
-        printf("%-16s %-8s %-8zu %s%s\n", name, state,
+        printf("%-20s %-8s %-8zu %s%s\n", name, state,
                json_array_size(json_object_get(v, "patches")),
                desc != NULL && desc[0] != '\0' ? desc : "(no description)",
                json_is_true(json_object_get(v, "user")) ? " [user]" : "");
@@ -245,9 +361,10 @@ int rcuprof_variant_add_to(const char *path, json_t *known, const char *name,
     size_t i;
     int rc;
 
-    if (!rcuprof_variant_name_ok(name) || strchr(name, '+') != NULL) {
+    if (!rcuprof_variant_name_ok(name) || strchr(name, '+') != NULL
+        || strchr(name, '@') != NULL || strstr(name, "_at_") != NULL) {
         snprintf(err, errlen,
-                 "variant name '%s' is not allowed: use lower-case letters, digits, '.', '-', '_' (at most 64; '+' joins a variant and its options)",
+                 "variant name '%s' is not allowed: use lower-case letters, digits, '.', '-', '_' (at most 64; '+' joins a variant and its options; '@LINE' comes from --base; no '_at_')",
                  name);
         return RCUPROF_ERR_USAGE;
     }
@@ -448,7 +565,12 @@ int rcuprof_cmd_variant(int argc, char **argv)
         rcuprof_err("variant add: %s", err);
         return rc;
     }
-    printf("rcuprof: added variant '%s' to %s; build it with 'make demo' (or cmake --build build), then 'rcuprof run --variant %s'\n",
-           argv[2], rcuprof_user_variants_path(), argv[2]);
+    /* A user variant belongs to its base's line: NAME@LINE off the
+     * default line (a --source tree's line is known at the build). */
+    printf("rcuprof: added variant '%s' to %s; build it with 'make demo' (or cmake --build build), then 'rcuprof run --variant %s%s%s'\n",
+           argv[2], rcuprof_user_variants_path(), argv[2],
+           base != NULL && strchr(base, '@') != NULL ? "@" : "",
+           base != NULL && strchr(base, '@') != NULL
+           ? rcuprof_variant_line(base) : "");
     return RCUPROF_OK;
 }

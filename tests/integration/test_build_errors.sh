@@ -74,11 +74,71 @@ if ! cmake -S "$SRC" -B "$b" -G Ninja -DRCUPROF_USER_VARIANTS="$TMP/uv4.json" -D
     fail "configure with a bad patch variant: $(tail -3 "$TMP/log")"
 elif cmake --build "$b" --target openssl-badpatch >"$TMP/log" 2>&1; then
     fail "a patch that does not apply was built"
-elif grep -q "rcuprof: variant badpatch: patch bad.patch does not apply to crypto/property/property.c (Hunk #1 FAILED" "$TMP/log"; then
+elif grep -q "rcuprof: variant badpatch: patch bad.patch does not apply exactly (--fuzz=0) to crypto/property/property.c (Hunk #1 FAILED at 1., hunk @@ -1,3 +1,3 @@)" "$TMP/log"; then
     pass "bad patch: $(grep -o 'rcuprof: variant badpatch.*' "$TMP/log")"
     [ -e "$b/variants/badpatch/build.json" ] && fail "failed variant has build.json" || pass "failed variant not marked complete"
 else
     fail "bad patch message: $(grep -m3 rcuprof "$TMP/log")"
 fi
 rm -rf "$b"
+# Exact patches (--fuzz=0): 3.5's probe layer on a 3.6 tree.  The build
+# stops at the first hunk that does not match exactly, with one line
+# naming the patch, the file and the hunk (its @@ line).  Then 3.5's
+# probes/0005 alone: with patch's default fuzz (what the build used
+# before) it applies, its first hunk placed by part of its context; now
+# the build refuses it.
+P35="$SRC/patches/3.5/probes"
+build_36() {   # NAME PATCH...: a user variant NAME on stock-pristine@3.6
+    local name=$1 list="" p
+    shift
+    for p in "$@"; do list="$list${list:+,}\"$p\""; done
+    printf '{"variants": {"%s": {"base": "stock-pristine@3.6", "patches": [%s]}}}\n' "$name" "$list" > "$TMP/$name.json"
+    b="$TMP/$name"
+    if ! cmake -S "$SRC" -B "$b" -G Ninja -DRCUPROF_USER_VARIANTS="$TMP/$name.json" \
+            -DRCUPROF_VARIANTS="$name@3.6" >"$TMP/$name.log" 2>&1; then
+        if grep -q "cannot reach the Debian archive" "$TMP/$name.log"; then
+            echo "SKIPPED ($name): the Debian archive is unreachable: no 3.6 source"
+            return 2
+        fi
+        fail "configure $name@3.6: $(grep -m3 rcuprof "$TMP/$name.log")"
+        return 1
+    fi
+    cmake --build "$b" --target "openssl-${name}_at_3.6" >"$TMP/$name.log" 2>&1 && return 0
+    return 1
+}
+if build_36 p35layer "$P35/0001-probes-core.patch" "$P35/0002-probes-threads-stock.patch" \
+        "$P35/0004-probes-store-stock.patch" "$P35/0005-probes-store-kinds-stock.patch"; then
+    fail "3.5's probe layer built on 3.6"
+elif [ $? -eq 1 ]; then
+    l=$(grep '^rcuprof: variant p35layer@3.6: ' "$TMP/p35layer.log")
+    if [ "$(grep -c . <<< "$l")" -eq 1 ] \
+       && grep -qE "patch 0001-probes-core.patch does not apply exactly \(--fuzz=0\) to crypto/build.info \(Hunk #1 FAILED at [0-9]+\., hunk @@ " <<< "$l"; then
+        pass "3.5 probe layer on 3.6: $l"
+    else
+        fail "3.5 probe layer on 3.6: $(grep -m3 rcuprof "$TMP/p35layer.log")"
+    fi
+    [ -e "$TMP/p35layer/variants/p35layer@3.6/build.json" ] && fail "failed variant has build.json" \
+        || pass "failed 3.6 variant not marked complete"
+fi
+tree36=$(awk -F'\t' '$1=="tree"{print $2}' "$TMP/p35layer/variants/p35layer@3.6/spec" 2>/dev/null)
+if [ -f "$tree36/crypto/context.c" ]; then
+    mkdir -p "$TMP/fz/crypto" && cp "$tree36/crypto/context.c" "$TMP/fz/crypto/"
+    for f in evp/evp_fetch.c encoder_decoder/decoder_meth.c encoder_decoder/encoder_meth.c store/store_meth.c; do
+        mkdir -p "$TMP/fz/crypto/$(dirname "$f")" && cp "$tree36/crypto/$f" "$TMP/fz/crypto/$f"
+    done
+    fz=$(cd "$TMP/fz" && patch -p1 --dry-run --forward --batch < "$P35/0005-probes-store-kinds-stock.patch" 2>&1)
+    if grep -q "Hunk #1 succeeded .* with fuzz" <<< "$fz" && ! grep -q FAILED <<< "$fz"; then
+        pass "premise: default fuzz applies 3.5's probes/0005 to 3.6 ($(grep -m1 'with fuzz' <<< "$fz"))"
+        if build_36 p35kinds "$P35/0005-probes-store-kinds-stock.patch"; then
+            fail "3.5's probes/0005 built on 3.6 (applied with fuzz)"
+        else
+            l=$(grep '^rcuprof: variant p35kinds@3.6: ' "$TMP/p35kinds.log")
+            grep -qE "patch 0005-probes-store-kinds-stock.patch does not apply exactly \(--fuzz=0\) to crypto/context.c \(Hunk #1 FAILED at [0-9]+\., hunk @@ " <<< "$l" \
+                && pass "fuzz refused: $l" || fail "probes/0005 on 3.6: $(grep -m3 rcuprof "$TMP/p35kinds.log")"
+        fi
+    else
+        fail "premise changed: 3.5's probes/0005 on 3.6 with default fuzz: $fz"
+    fi
+fi
+rm -rf "$TMP/p35layer" "$TMP/p35kinds"
 finish

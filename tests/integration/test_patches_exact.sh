@@ -1,21 +1,50 @@
-# Every patch of every variant applies exactly: patch -p1 --fuzz=0, no
-# offset, on top of the patches before it (patches/README.md, "Working on
-# the series").  Only the files the patches touch are copied from the
-# pristine tree, so this takes a second.
+# Every patch of every configured variant applies exactly: patch -p1
+# --fuzz=0, no offset, on top of the patches before it, to the pristine
+# tree of the variant's own OpenSSL line (its spec's tree; patches/README.md,
+# "Working on the series").  Only the files the patches touch are copied
+# from the pristine tree, so this takes a second.
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 resolved="$RCUPROF_BUILD/variants.json"
 spec=$(ls "$RCUPROF_BUILD"/variants/*/spec 2>/dev/null | head -n 1)
 [ -f "$resolved" ] && [ -n "$spec" ] || { echo "SKIPPED: no variant is configured"; exit 77; }
-pristine=$(awk -F'\t' '$1=="tree"{print $2}' "$spec")
-[ -f "$pristine/Configure" ] || { fail "pristine tree $pristine is missing"; finish; }
 
 "$PY" - "$resolved" <<'PY' > "$TMP/plan"
 import json, sys
 for v in json.load(open(sys.argv[1]))['variants']:
-    print(v['name'] + '\t' + '\t'.join(v['patches']))
+    print(v['name'] + '\t' + v['line'] + '\t' + '\t'.join(v['patches']))
 PY
-while IFS=$'\t' read -r name patches; do
+# The pristine tree of each configured line (from any built variant's spec).
+declare -A tree_of
+for s in "$RCUPROF_BUILD"/variants/*/spec; do
+    l=$(awk -F'\t' '$1=="line"{print $2}' "$s")
+    tree_of[$l]=$(awk -F'\t' '$1=="tree"{print $2}' "$s")
+done
+# A line with patches that this build does not configure: its pristine
+# source from the line's Debian suite (the fetcher's cache; no build), so
+# every line's series is checked whatever -DRCUPROF_VARIANTS says.
+cache=${RCUPROF_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rcuprof}
+tree_for() {   # LINE -> prints the tree, or nothing
+    local line=$1 suite out tb
+    [ -n "${tree_of[$line]:-}" ] && { echo "${tree_of[$line]}"; return; }
+    suite=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["lines"].get(sys.argv[2],{}).get("debian_suite",""))' \
+            "$RCUPROF_SRC/patches/variants.json" "$line")
+    [ -n "$suite" ] || return 0
+    out=$("$RCUPROF_SRC/cmake/fetch-openssl-debian.sh" "$cache" "" "$line" "$suite" </dev/null 2>"$TMP/fetch-$line.err") || return 0
+    tb=$(sed -n 's/^tarball=//p' <<< "$out")
+    mkdir -p "$TMP/src-$line" && tar -C "$TMP/src-$line" -xf "$tb" && echo "$TMP/src-$line"/*
+}
+while IFS=$'\t' read -r name line patches; do
+    if [ -z "${tree_of[$line]:-}" ] && [ -n "$patches" ]; then
+        tree_of[$line]=$(tree_for "$line")
+    fi
+    pristine=${tree_of[$line]:-}
+    if [ -z "$pristine" ]; then
+        [ -n "$patches" ] && fail "$name: no OpenSSL $line tree to check its patches against: $(cat "$TMP/fetch-$line.err" 2>/dev/null)"
+        [ -z "$patches" ] && echo "not checked: $name (no patch; OpenSSL $line is not configured in this build)"
+        continue
+    fi
+    [ -f "$pristine/Configure" ] || { fail "$name: pristine tree $pristine is missing"; continue; }
     [ -n "$patches" ] || { pass "$name: no patch"; continue; }
     d="$TMP/$name"; mkdir -p "$d"
     ok=1

@@ -1,5 +1,5 @@
 # The probe layer's counters against what the test itself made the driver do
-# (patches/3.5/probes, probes/probe_readout.c, docs/interfaces.md "probes").
+# (patches/<line>/probes, probes/probe_readout.c, docs/interfaces.md "probes").
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 N=3000
@@ -22,7 +22,7 @@ PY
 
 RCUV=""
 for v in rcu-sync rcu-nosync; do has $v && RCUV="$RCUV $v"; done
-if [ -z "$RCUV" ] && ! has stock; then
+if [ -z "$RCUV" ] && ! tr ',' '\n' <<< "$RCUPROF_VARIANTS_BUILT" | grep -qE '^stock(@[0-9.]+)?$'; then
     echo "SKIPPED: neither stock nor an RCU variant is built ($RCUPROF_VARIANTS_BUILT)"; exit 77
 fi
 
@@ -49,20 +49,21 @@ for v in $RCUV; do
         "sum(t['rcu']['method_store']['acquisitions'] for t in p['threads']) == rcu(s, 'method_store')['acquisitions']" "p['threads']"
 done
 
-# 2. stock: the reverse.
-if has stock; then
-    drv stock --ops $N -n 1 > "$TMP/stock-fetch.json" 2>"$TMP/err" || fail "stock fetch run: $(cat "$TMP/err")"
-    check "stock: $N fetches -> >= $N store rwlock reads" "$TMP/stock-fetch.json" "s['store']['rwlock_reads'] >= $N" "s['store']"
-    check "stock: 0 RCU read acquisitions (no lock is named method_store)" "$TMP/stock-fetch.json" \
+# 2. stock: the reverse, on every line's stock (stock, stock@3.6, ...).
+STOCKS=$(tr ',' '\n' <<< "$RCUPROF_VARIANTS_BUILT" | grep -E '^stock(@[0-9.]+)?$' | tr '\n' ' ')
+for sv in $STOCKS; do
+    drv $sv --ops $N -n 1 > "$TMP/$sv-fetch.json" 2>"$TMP/err" || fail "$sv fetch run: $(cat "$TMP/err")"
+    check "$sv: $N fetches -> >= $N store rwlock reads" "$TMP/$sv-fetch.json" "s['store']['rwlock_reads'] >= $N" "s['store']"
+    check "$sv: 0 RCU read acquisitions (no lock is named method_store)" "$TMP/$sv-fetch.json" \
         "total(s, 'acquisitions') == 0 and 'method_store' not in s['rcu']" "s['rcu']"
-    drv stock --ops 500 -n 1 --probes off > "$TMP/stock-off.json" 2>"$TMP/err" || fail "stock --probes off: $(cat "$TMP/err")"
-    check "stock --probes off: enabled false, no counts" "$TMP/stock-off.json" \
+    drv $sv --ops 500 -n 1 --probes off > "$TMP/$sv-off.json" 2>"$TMP/err" || fail "$sv --probes off: $(cat "$TMP/err")"
+    check "$sv --probes off: enabled false, no counts" "$TMP/$sv-off.json" \
         "p['enabled'] is False and p['threads'] is None and p['sum'] is None" "p"
     # Churn writes reach the store: cache_set and biglock, in the writer.
-    drv stock -n 1 -d 300 -w 20 --writers 1 --churn query > "$TMP/stock-churn.json" 2>"$TMP/err" || fail "stock churn: $(cat "$TMP/err")"
-    check "stock: query churn shows as cache_set, biglock and rwlock writes (process)" "$TMP/stock-churn.json" \
+    drv $sv -n 1 -d 300 -w 20 --writers 1 --churn query > "$TMP/$sv-churn.json" 2>"$TMP/err" || fail "$sv churn: $(cat "$TMP/err")"
+    check "$sv: query churn shows as cache_set, biglock and rwlock writes (process)" "$TMP/$sv-churn.json" \
         "pr['store']['cache_sets'] >= d['run']['churn']['writes'] > 0 and pr['store']['biglock'] > 0 and pr['store']['write_locks'] > 0" "pr['store'], d['run']['churn']"
-fi
+done
 
 for v in $RCUV; do
     # 3. Churn reaching the store: cache_set / biglock / write txns, and

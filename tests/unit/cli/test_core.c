@@ -176,7 +176,29 @@ static void test_variant_names(void **state)
         { __LINE__, "rcu-sync+Padded", 0 },
         { __LINE__, "rcu sync", 0 },
         { __LINE__, "", 0 },
+        /* NAME@LINE (docs/interfaces.md, section 6, "Lines") */
+        { __LINE__, "stock-pristine@4.0", 1 },
+        { __LINE__, "rcu-sync+padded@3.6", 1 },
+        { __LINE__, "stock@10.12", 1 },
+        { __LINE__, "stock@4", 0 },
+        { __LINE__, "stock@4.", 0 },
+        { __LINE__, "stock@.0", 0 },
+        { __LINE__, "stock@4.0x", 0 },
+        { __LINE__, "stock@4.0@3.5", 0 },
+        { __LINE__, "@4.0", 0 },
+        { __LINE__, "rcu-sync+@4.0", 0 },
     };
+    static const struct {
+        int line;
+        const char *in, *canon, *of_line;
+    } canon[] = {
+        { __LINE__, "stock@3.5", "stock", "3.5" },
+        { __LINE__, "stock", "stock", "3.5" },
+        { __LINE__, "rcu-sync+padded@3.5", "rcu-sync+padded", "3.5" },
+        { __LINE__, "stock-pristine@4.0", "stock-pristine@4.0", "4.0" },
+        { __LINE__, "stock@3.50", "stock@3.50", "3.50" },
+    };
+    char buf[64];
     size_t i;
 
     (void)state;
@@ -184,6 +206,15 @@ static void test_variant_names(void **state)
         if (rcuprof_variant_name_ok(rows[i].name) != rows[i].ok)
             fail_msg("line %d: '%s' should be %s", rows[i].line, rows[i].name,
                      rows[i].ok ? "accepted" : "refused");
+    }
+    for (i = 0; i < sizeof(canon) / sizeof(canon[0]); i++) {
+        strcpy(buf, canon[i].in);
+        if (strcmp(rcuprof_variant_line(buf), canon[i].of_line) != 0)
+            fail_msg("line %d: '%s' is of line %s, not %s", canon[i].line,
+                     canon[i].in, canon[i].of_line, rcuprof_variant_line(buf));
+        if (strcmp(rcuprof_variant_canon(buf), canon[i].canon) != 0)
+            fail_msg("line %d: '%s' should be '%s', got '%s'", canon[i].line,
+                     canon[i].in, canon[i].canon, buf);
     }
 }
 
