@@ -41,4 +41,23 @@ static inline int stats_near(double got, double want, double tol)
                      (line), #got, g_, w_);                                \
     } while (0)
 
+/* A seeded generator for synthetic data, the same on every machine:
+ * splitmix64 for uniforms in (0, 1), Box-Muller for standard normals. */
+static inline double stats_test_unif(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static inline double stats_test_norm(uint64_t *s)
+{
+    double u = stats_test_unif(s), v = stats_test_unif(s);
+
+    return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
 #endif

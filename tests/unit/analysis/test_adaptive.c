@@ -45,24 +45,6 @@ static int teardown(void **state)
     return system(cmd) != 0;
 }
 
-/* splitmix64 and Box-Muller: seeded, the same on every machine. */
-static double unif(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double norm(uint64_t *s)
-{
-    double u = unif(s), v = unif(s);
-
-    return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
-}
-
 static void test_two_stage(void **state)
 {
     static const double d[] = { 0.1, 0.3, 0.2, 0.5, 0.4 };
@@ -138,21 +120,21 @@ static void test_stopping_rule(void **state)
             double m;
 
             for (i = 0; i < N0; i++)
-                x[i] = eff[k] + 0.5 * norm(&st);
+                x[i] = eff[k] + 0.5 * stats_test_norm(&st);
             assert_int_equal(rcuprof_stats_two_stage_t(x, N0, N0, 0.95, &ts),
                              0);
             assert_int_equal(rcuprof_stats_two_stage_n(ts.sd0, N0, target,
                                                        0.05, 0.8, MAX - 1,
                                                        &n), 0);
             for (i = N0; i < n; i++)
-                x[i] = eff[k] + 0.5 * norm(&st);
+                x[i] = eff[k] + 0.5 * stats_test_norm(&st);
             assert_int_equal(rcuprof_stats_two_stage_t(x, n, N0, 0.95, &ts),
                              0);
             rej += ts.p < 0.05;
             sum_n += n;
             /* the naive rule, on a fresh stream of the same law */
             for (i = 0; i < MAX; i++) {
-                x[i] = eff[k] + 0.5 * norm(&st);
+                x[i] = eff[k] + 0.5 * stats_test_norm(&st);
                 if (i + 1 < N0)
                     continue;
                 rcuprof_stats_two_stage_t(x, i + 1, i + 1, 0.95, &tf);

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "explain.h"
+#include "stats_test.h"
 #include "rcuprof_report.h"
 
 enum { NT = RCUPROF_EXPLAIN_NOT_TESTABLE, REF = RCUPROF_EXPLAIN_REFUTED,
@@ -574,24 +575,6 @@ static void test_summaries(void **state)
 /* ---------------------------------------------------------------------- */
 /* Issue 18 item 7: verdicts that reproduce                                */
 
-/* splitmix64 and Box-Muller: seeded, the same on every machine. */
-static double unif(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double norm(uint64_t *s)
-{
-    double u = unif(s), v = unif(s);
-
-    return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
-}
-
 /*
  * One cell's runs with this VM's spread (issue 18: CVs of 46-63% at 2
  * threads, so the SD of ln wall is 0.5; CPU time a little tighter, 0.3;
@@ -610,21 +593,21 @@ static void synth_cell(rcuprof_explain_agg *a, size_t n, double factor,
 
         rcuprof_record_init(r);
         r->ok = 1;
-        r->wall_ns_per_op = 200 * factor * exp(0.5 * norm(st));
-        r->cpu_ns_per_op = 180 * factor * exp(0.3 * norm(st));
-        r->util = fmin(1.0, 0.95 + 0.05 * unif(st));
-        r->runq_share = 0.02 * unif(st);
+        r->wall_ns_per_op = 200 * factor * exp(0.5 * stats_test_norm(st));
+        r->cpu_ns_per_op = 180 * factor * exp(0.3 * stats_test_norm(st));
+        r->util = fmin(1.0, 0.95 + 0.05 * stats_test_unif(st));
+        r->runq_share = 0.02 * stats_test_unif(st);
         r->runq_ns_per_kop = 1000 * r->runq_share;
-        r->vcsw_per_kop = r->ivcsw_per_kop = 0.1 * unif(st);
-        r->migr_per_kop = 0.05 * unif(st);
+        r->vcsw_per_kop = r->ivcsw_per_kop = 0.1 * stats_test_unif(st);
+        r->migr_per_kop = 0.05 * stats_test_unif(st);
         r->steal_ms = r->steal_share = 0;
-        r->loadavg1 = 1.0 + 0.3 * unif(st);
+        r->loadavg1 = 1.0 + 0.3 * stats_test_unif(st);
         r->placed = -1;
-        r->rtt_before = unif(st) < 0.3 ? 670 : 80;
-        r->rtt_after = unif(st) < 0.33 ? 750 - r->rtt_before
+        r->rtt_before = stats_test_unif(st) < 0.3 ? 670 : 80;
+        r->rtt_after = stats_test_unif(st) < 0.33 ? 750 - r->rtt_before
                                         : r->rtt_before;
         r->have_probes = 1;
-        r->probe_retries = 0.01 * exp(0.5 * norm(st));
+        r->probe_retries = 0.01 * exp(0.5 * stats_test_norm(st));
         r->probe_slow = 0;
         r->probe_wait = NAN;
     }

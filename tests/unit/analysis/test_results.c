@@ -18,6 +18,7 @@
 
 #include "results.h"
 #include "rcuprof_report.h"
+#include "stats_test.h"
 
 static char tmpdir[256];
 
@@ -132,24 +133,6 @@ static void test_spec_hash(void **state)
 
 /* ---------------------------------------------------------------------- */
 /* Synthetic results files                                                 */
-
-/* A seeded generator for synthetic tables (splitmix64; Box-Muller). */
-static double rcuprof_test_unif(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double rcuprof_test_norm(uint64_t *s)
-{
-    double u = rcuprof_test_unif(s), v = rcuprof_test_unif(s);
-
-    return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
-}
 
 static char *header_line(const char *variants_json, unsigned cpus_unused)
 {
@@ -846,12 +829,12 @@ static void test_coherent_rows(void **state)
         char name[32];
         int excl;
 
-        n = 3 + (size_t)(rcuprof_test_unif(&st) * 8);
-        sd = 0.05 + 0.55 * rcuprof_test_unif(&st);
-        eff = -0.7 + 1.1 * rcuprof_test_unif(&st);
+        n = 3 + (size_t)(stats_test_unif(&st) * 8);
+        sd = 0.05 + 0.55 * stats_test_unif(&st);
+        eff = -0.7 + 1.1 * stats_test_unif(&st);
         for (i = 0; i < n; i++) {
-            a[i] = 1000 * exp(sd * rcuprof_test_norm(&st));
-            b[i] = a[i] * exp(eff + sd * rcuprof_test_norm(&st));
+            a[i] = 1000 * exp(sd * stats_test_norm(&st));
+            b[i] = a[i] * exp(eff + sd * stats_test_norm(&st));
         }
         snprintf(name, sizeof(name), "rows%zu", trial);
         table_of(a, b, n, name, &rs, &t);
