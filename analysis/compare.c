@@ -871,7 +871,7 @@ static void table_state_notes(rcuprof_table *t, const rcuprof_results *rs,
             }
         if (nc > 0)
             snprintf(costs, sizeof(costs), "the sampler took %.2f%% of the "
-                     "window's CPU on average", 100 * cost / nc);
+                     "window's time on its two CPUs on average", 100 * cost / nc);
         else
             snprintf(costs, sizeof(costs), "the sampler's cost was not "
                      "recorded");

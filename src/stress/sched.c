@@ -412,7 +412,10 @@ json_t *rcuprof_rtt_sampler_json(const struct rcuprof_rtt_sampler *s,
                                  uint64_t window_ns, unsigned cpus)
 {
     json_t *at = json_array(), *ns = json_array();
-    double cap = (double)window_ns * cpus;
+    /* The pair runs on two CPUs, and those are the CPUs whose workers it
+     * takes time from: the share is of them, not of every allowed CPU
+     * (which would understate it 8x for 2 pinned threads on 16 CPUs). */
+    double cap = (double)window_ns * (cpus < 2 ? cpus : 2);
     size_t i;
 
     for (i = 0; s != NULL && i < s->n; i++) {
