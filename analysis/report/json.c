@@ -15,7 +15,7 @@ static json_t *state_json(const rcuprof_state_split *sp)
 {
     return json_pack("{s:I, s:i, s:o, s:o, s:o, s:o, s:I, s:I}",
                      "samples", (json_int_t)sp->n,
-                     "clusters", sp->n == 0 ? 0 : sp->two ? 2 : 1,
+                     "clusters", sp->n == 0 || sp->too_few ? 0 : sp->two ? 2 : 1,
                      "threshold_ns", jnum(sp->threshold_ns),
                      "fast_ns", jnum(sp->fast_ns),
                      "slow_ns", jnum(sp->slow_ns),

@@ -610,8 +610,8 @@ static void test_change_resolved(void **state)
  */
 static void test_table_states(void **state)
 {
-    static const char *const fast = "[80,82,81]", *const slow = "[660,680,670]",
-        *const mixed = "[80,670,82]";
+    static const char *const fast = "[80,82,81,79]",
+        *const slow = "[660,680,670,675]", *const mixed = "[80,670,82,81]";
     static const struct {
         const char *variant;
         unsigned block;
@@ -645,7 +645,7 @@ static void test_table_states(void **state)
     memset(&rs, 0, sizeof(rs));
     assert_int_equal(rcuprof_results_read(&rs, path, err, sizeof(err)), 0);
     assert_int_equal(rs.files[0].state.two, 1);
-    assert_int_equal(rs.files[0].state.n, 24);
+    assert_int_equal(rs.files[0].state.n, 32);
     for (i = 0; i < rs.npoints; i++)
         if (rs.points[i].result.state != pts[i].want)
             fail_msg("point %zu: %s", i,
@@ -665,7 +665,7 @@ static void test_table_states(void **state)
     if (strstr(md, "\n| threads | a | b |\n|--:|--:|--:|\n| 2 | 2f 2s | 3f 1m |\n") == NULL
         || strstr(md, "\n| 2 | 153.5 | 106.5 -28.1% [") == NULL
         || strstr(md, "different machine-state mixes (f fast, s slow, m mixed runs): b 3f 1m against a 2f 2s at 2") == NULL
-        || strstr(md, "two clusters over 24 samples") == NULL)
+        || strstr(md, "two clusters over 32 samples") == NULL)
         fail_msg("markdown:\n%s", md);
     free(md);
 
@@ -714,6 +714,52 @@ static void test_table_states(void **state)
         "clusters")), 2);
     json_decref(j);
     rcuprof_table_free(&ts);
+    rcuprof_table_free(&t);
+    rcuprof_results_free(&rs);
+}
+
+/*
+ * A file with too few round-trip samples to learn a split from (4 runs of
+ * 3, under RCUPROF_STATE_MIN_SAMPLES), however clearly they fall in two
+ * levels: every run unknown, and a note says why.
+ */
+static void test_table_states_too_few(void **state)
+{
+    static const char *const rtt[] = { "[80,82,81]", "[660,680,670]",
+                                       "[81,80,79]", "[80,670,82]" };
+    char path[300], err[512], *text = header_line("[\"a\",\"b\"]", 2), *md;
+    rcuprof_results rs;
+    rcuprof_table t;
+    json_t *j;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < 4; i++)
+        add_point_rtt(&text, i % 2 ? "b" : "a", (unsigned)i / 2, 2,
+                      100 + (double)i, rtt[i]);
+    snprintf(path, sizeof(path), "%s/states-few.jsonl", tmpdir);
+    write_file(path, text);
+    free(text);
+    memset(&rs, 0, sizeof(rs));
+    assert_int_equal(rcuprof_results_read(&rs, path, err, sizeof(err)), 0);
+    assert_int_equal(rs.files[0].state.n, 12);
+    assert_int_equal(rs.files[0].state.too_few, 1);
+    assert_int_equal(rs.files[0].state.two, 0);
+    for (i = 0; i < rs.npoints; i++)
+        CHECK_INT(__LINE__, rs.points[i].result.state, RCUPROF_STATE_UNKNOWN);
+    assert_int_equal(rcuprof_table_build(&rs, NULL, RCUPROF_METRIC_WALL, &t,
+                                         err, sizeof(err)), 0);
+    assert_int_equal(t.cells[0].states[RCUPROF_STATE_UNKNOWN], 2);
+    md = rcuprof_table_markdown(&t);
+    assert_non_null(md);
+    if (strstr(md, "machine state unknown: only 12 round-trip samples inside the windows, under the 30 a split") == NULL)
+        fail_msg("markdown:\n%s", md);
+    free(md);
+    j = rcuprof_table_json(&t, &rs);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(
+        json_array_get(json_object_get(j, "files"), 0), "machine_state"),
+        "clusters")), 0);
+    json_decref(j);
     rcuprof_table_free(&t);
     rcuprof_results_free(&rs);
 }
@@ -921,6 +967,7 @@ int main(void)
         cmocka_unit_test(test_table),
         cmocka_unit_test(test_change_resolved),
         cmocka_unit_test(test_table_states),
+        cmocka_unit_test(test_table_states_too_few),
         cmocka_unit_test(test_table_needs_two),
         cmocka_unit_test(test_coherent_n5),
         cmocka_unit_test(test_coherent_rows),
