@@ -68,6 +68,10 @@ json_t *rcuprof_table_json(const rcuprof_table *t, const rcuprof_results *rs)
                 "ops_per_s_lo", jnum(has ? c->tput_lo : NAN),
                 "ops_per_s_hi", jnum(has ? c->tput_hi : NAN)));
             json_object_set_new(json_object_get(cells, t->variants[v]),
+                                "centre", jnum(has ? c->centre : NAN));
+            json_object_set_new(json_object_get(cells, t->variants[v]),
+                                "stalls", json_integer((json_int_t)c->n_stalls));
+            json_object_set_new(json_object_get(cells, t->variants[v]),
                                 "states", json_pack(
                 "{s:I, s:I, s:I, s:I}",
                 "fast", (json_int_t)c->states[RCUPROF_STATE_FAST],
