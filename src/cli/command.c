@@ -24,6 +24,15 @@ void rcuprof_err(const char *fmt, ...)
     fputc('\n', stderr);
 }
 
+void rcuprof_cmd_warn_first_stage(const char *cmd, unsigned reps)
+{
+    if (reps >= RCUPROF_FIRST_STAGE_MIN)
+        return;
+    rcuprof_err("warning: %s: --target-mde with a first stage of %u blocks (--reps %u): the spread it plans from has %u degrees of freedom, so it needs about twice the blocks of a %d-block start, and within a --max-time budget its power at the target falls (44%% instead of 69%% in docs/methodology.md's simulation): --reps %d to 10 recommended",
+                cmd, reps, reps, reps > 0 ? reps - 1 : 0,
+                RCUPROF_FIRST_STAGE_MIN, RCUPROF_FIRST_STAGE_MIN);
+}
+
 /* Driver options given to a command: name -> value, or true for a flag. */
 static void pass_json(void *ctx, const struct rcuprof_opt *row,
                       const char *value)
