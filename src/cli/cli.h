@@ -61,6 +61,14 @@ int rcuprof_cmd_opt_duration(void *target, const struct rcuprof_opt *row,
  */
 # define RCUPROF_FIRST_STAGE_MIN 5
 void rcuprof_cmd_warn_first_stage(const char *cmd, unsigned reps);
+/*
+ * A command of options only (events, variants): parse argv with o; on
+ * --help print usage (one line) and o's rows; refuse any operand.  -1:
+ * parsed, go on; else the exit code the command returns at once
+ * (RCUPROF_OK after --help, RCUPROF_ERR_USAGE with the error printed).
+ */
+int rcuprof_cmd_parse_options_only(const struct rcuprof_cmd_opts *o,
+                                   int argc, char **argv, const char *usage);
 /* The error for an unknown option or a stray operand ARG. */
 void rcuprof_cmd_unexpected(const struct rcuprof_cmd_opts *o, const char *arg);
 

@@ -24,6 +24,27 @@ void rcuprof_err(const char *fmt, ...)
     fputc('\n', stderr);
 }
 
+int rcuprof_cmd_parse_options_only(const struct rcuprof_cmd_opts *o,
+                                   int argc, char **argv, const char *usage)
+{
+    const struct rcuprof_opt *action;
+    int rc, first;
+
+    rc = rcuprof_cmd_parse(o, argc, argv, &action, &first);
+    if (rc > 0) {
+        printf("%s\n", usage);
+        rcuprof_opts_help(stdout, o->rows, o->n, 0, NULL);
+        return RCUPROF_OK;
+    }
+    if (rc < 0)
+        return RCUPROF_ERR_USAGE;
+    if (first < argc) {
+        rcuprof_cmd_unexpected(o, argv[first]);
+        return RCUPROF_ERR_USAGE;
+    }
+    return -1;
+}
+
 void rcuprof_cmd_warn_first_stage(const char *cmd, unsigned reps)
 {
     if (reps >= RCUPROF_FIRST_STAGE_MIN)

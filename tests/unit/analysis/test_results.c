@@ -19,24 +19,7 @@
 #include "results.h"
 #include "rcuprof_report.h"
 #include "stats_test.h"
-
-static char tmpdir[256];
-
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(tmpdir, sizeof(tmpdir), "/tmp/rcuprof-unit-XXXXXX");
-    return mkdtemp(tmpdir) == NULL;
-}
-
-static int teardown(void **state)
-{
-    char cmd[300];
-
-    (void)state;
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-    return system(cmd) != 0;
-}
+#include "../unit_tmpdir.h"
 
 #define assert_near(a, b, tol) \
     do { \
@@ -1052,5 +1035,6 @@ int main(void)
         cmocka_unit_test(test_too_few),
     };
 
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, unit_tmpdir_setup,
+                                  unit_tmpdir_teardown);
 }
