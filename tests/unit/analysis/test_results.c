@@ -147,6 +147,19 @@ static void write_file(const char *path, const char *text)
     fclose(f);
 }
 
+/* Write text (freed) as tmpdir/NAME.jsonl and read it into rs. */
+static void read_text(rcuprof_results *rs, const char *name, char *text)
+{
+    char path[300], err[512];
+
+    snprintf(path, sizeof(path), "%s/%s.jsonl", tmpdir, name);
+    write_file(path, text);
+    free(text);
+    memset(rs, 0, sizeof(*rs));
+    if (rcuprof_results_read(rs, path, err, sizeof(err)) != 0)
+        fail_msg("%s: %s", path, err);
+}
+
 static void add_point(char **buf, const char *variant, unsigned block,
                       unsigned threads, const char *status, double wall)
 {
@@ -322,7 +335,7 @@ static void test_read_bad_files(void **state)
  */
 static void test_table(void **state)
 {
-    char path[300], err[512], *text = header_line("[\"base\",\"cand\"]", 1);
+    char err[512], *text = header_line("[\"base\",\"cand\"]", 1);
     static const double base1[] = { 100, 120, 140 }, cand1[] = { 105, 132, 168 };
     static const double base2[] = { 200, 220, 240 }, cand2[] = { 180, 187 };
     rcuprof_results rs;
@@ -345,11 +358,7 @@ static void test_table(void **state)
         else
             add_point(&text, "cand", b, 2, "crashed", 0);
     }
-    snprintf(path, sizeof(path), "%s/t.jsonl", tmpdir);
-    write_file(path, text);
-    free(text);
-    memset(&rs, 0, sizeof(rs));
-    assert_int_equal(rcuprof_results_read(&rs, path, err, sizeof(err)), 0);
+    read_text(&rs, "t", text);
 
     /* Errors first: unknown baseline; one variant only. */
     assert_int_equal(rcuprof_table_build(&rs, "nope", RCUPROF_METRIC_WALL,
@@ -589,6 +598,21 @@ static void test_change_resolved(void **state)
                         "0.05");
 }
 
+/* The compare JSON's files[0].machine_state.clusters. */
+static long long json_clusters(const rcuprof_table *t,
+                               const rcuprof_results *rs)
+{
+    json_t *j = rcuprof_table_json(t, rs);
+    long long n;
+
+    assert_non_null(j);
+    n = json_integer_value(json_object_get(json_object_get(
+        json_array_get(json_object_get(j, "files"), 0), "machine_state"),
+        "clusters"));
+    json_decref(j);
+    return n;
+}
+
 /*
  * Machine state: a file whose runs sampled the round trip in their window.
  * Fast samples near 80 ns, slow near 670: two clusters over the file.
@@ -618,7 +642,7 @@ static void test_table_states(void **state)
         { "a", 3, 210, &slow, RCUPROF_STATE_SLOW },
         { "b", 3, 150, &mixed, RCUPROF_STATE_MIXED },
     };
-    char path[300], err[512], *text = header_line("[\"a\",\"b\"]", 2);
+    char err[512], *text = header_line("[\"a\",\"b\"]", 2);
     rcuprof_results rs;
     rcuprof_table t, ts;
     char *md, *csv;
@@ -629,11 +653,7 @@ static void test_table_states(void **state)
     for (i = 0; i < sizeof(pts) / sizeof(pts[0]); i++)
         add_point_rtt(&text, pts[i].variant, pts[i].block, 2, pts[i].wall,
                       *pts[i].rtt);
-    snprintf(path, sizeof(path), "%s/states.jsonl", tmpdir);
-    write_file(path, text);
-    free(text);
-    memset(&rs, 0, sizeof(rs));
-    assert_int_equal(rcuprof_results_read(&rs, path, err, sizeof(err)), 0);
+    read_text(&rs, "states", text);
     assert_int_equal(rs.files[0].state.two, 1);
     assert_int_equal(rs.files[0].state.n, 32);
     for (i = 0; i < rs.npoints; i++)
@@ -699,10 +719,8 @@ static void test_table_states(void **state)
     assert_true(json_is_true(json_object_get(j, "by_state")));
     assert_string_equal(json_string_value(json_object_get(
         json_array_get(json_object_get(j, "rows"), 1), "state")), "slow");
-    assert_int_equal(json_integer_value(json_object_get(json_object_get(
-        json_array_get(json_object_get(j, "files"), 0), "machine_state"),
-        "clusters")), 2);
     json_decref(j);
+    assert_int_equal(json_clusters(&ts, &rs), 2);
     rcuprof_table_free(&ts);
     rcuprof_table_free(&t);
     rcuprof_results_free(&rs);
@@ -717,21 +735,16 @@ static void test_table_states_too_few(void **state)
 {
     static const char *const rtt[] = { "[80,82,81]", "[660,680,670]",
                                        "[81,80,79]", "[80,670,82]" };
-    char path[300], err[512], *text = header_line("[\"a\",\"b\"]", 2), *md;
+    char err[512], *text = header_line("[\"a\",\"b\"]", 2), *md;
     rcuprof_results rs;
     rcuprof_table t;
-    json_t *j;
     size_t i;
 
     (void)state;
     for (i = 0; i < 4; i++)
         add_point_rtt(&text, i % 2 ? "b" : "a", (unsigned)i / 2, 2,
                       100 + (double)i, rtt[i]);
-    snprintf(path, sizeof(path), "%s/states-few.jsonl", tmpdir);
-    write_file(path, text);
-    free(text);
-    memset(&rs, 0, sizeof(rs));
-    assert_int_equal(rcuprof_results_read(&rs, path, err, sizeof(err)), 0);
+    read_text(&rs, "states-few", text);
     assert_int_equal(rs.files[0].state.n, 12);
     assert_int_equal(rs.files[0].state.too_few, 1);
     assert_int_equal(rs.files[0].state.two, 0);
@@ -745,11 +758,7 @@ static void test_table_states_too_few(void **state)
     if (strstr(md, "machine state unknown: only 12 round-trip samples inside the windows, under the 30 a split") == NULL)
         fail_msg("markdown:\n%s", md);
     free(md);
-    j = rcuprof_table_json(&t, &rs);
-    assert_int_equal(json_integer_value(json_object_get(json_object_get(
-        json_array_get(json_object_get(j, "files"), 0), "machine_state"),
-        "clusters")), 0);
-    json_decref(j);
+    assert_int_equal(json_clusters(&t, &rs), 0);
     rcuprof_table_free(&t);
     rcuprof_results_free(&rs);
 }
@@ -770,7 +779,7 @@ static void test_table_tails_disagree(void **state)
 {
     static const double lr[] = { 0.10, 0.11, 0.12, 0.13, 0.105, -0.01 };
     static const double b2[] = { 100, 101, 102, 99, 600 };
-    char path[300], err[512], *text = header_line("[\"a\",\"b\"]", 2);
+    char err[512], *text = header_line("[\"a\",\"b\"]", 2);
     char *md, *csv;
     rcuprof_results rs;
     rcuprof_table t;
@@ -786,11 +795,7 @@ static void test_table_tails_disagree(void **state)
             add_point(&text, "b", k, 2, "ok", b2[k]);
         }
     }
-    snprintf(path, sizeof(path), "%s/tails.jsonl", tmpdir);
-    write_file(path, text);
-    free(text);
-    memset(&rs, 0, sizeof(rs));
-    assert_int_equal(rcuprof_results_read(&rs, path, err, sizeof(err)), 0);
+    read_text(&rs, "tails", text);
     assert_int_equal(rcuprof_table_build(&rs, NULL, RCUPROF_METRIC_WALL, &t,
                                          err, sizeof(err)), 0);
     assert_true(t.changes[1].p < 0.05);
@@ -826,17 +831,13 @@ static void test_table_tails_disagree(void **state)
 
 static void test_table_needs_two(void **state)
 {
-    char path[300], err[512], *text = header_line("[\"solo\"]", 1);
+    char err[512], *text = header_line("[\"solo\"]", 1);
     rcuprof_results rs;
     rcuprof_table t;
 
     (void)state;
     add_point(&text, "solo", 0, 1, "ok", 100);
-    snprintf(path, sizeof(path), "%s/solo.jsonl", tmpdir);
-    write_file(path, text);
-    free(text);
-    memset(&rs, 0, sizeof(rs));
-    assert_int_equal(rcuprof_results_read(&rs, path, err, sizeof(err)), 0);
+    read_text(&rs, "solo", text);
     assert_int_equal(rcuprof_table_build(&rs, NULL, RCUPROF_METRIC_WALL, &t,
                                          err, sizeof(err)), -1);
     assert_non_null(strstr(err, "needs two"));
