@@ -228,6 +228,39 @@ static void cell_stage1(const rcuprof_table *t, const rcuprof_results *rs,
         c->mde_pct = NAN;
 }
 
+/*
+ * The centre of x[0..n): the log-normal mean exp(m + v/2), m and v the
+ * mean and variance (n - 1) of ln x, which is where the Cox interval of
+ * rcuprof_stats_mean_ci_log is centred on the log scale; x[0] when n is
+ * 1; the arithmetic mean when some x is not above 0.
+ */
+static double cell_centre(const double *x, size_t n, double mean)
+{
+    double m = 0, v = 0;
+    size_t i;
+
+    if (n == 1)
+        return x[0];
+    for (i = 0; i < n; i++)
+        if (!(x[i] > 0))
+            return mean;
+    for (i = 0; i < n; i++)
+        m += log(x[i]) / (double)n;
+    for (i = 0; i < n; i++)
+        v += (log(x[i]) - m) * (log(x[i]) - m) / (double)(n - 1);
+    return exp(m + v / 2);
+}
+
+/* Runs of x[0..n) above RCUPROF_STALL_FACTOR times the median. */
+static size_t cell_stalls(const double *x, size_t n, double median)
+{
+    size_t i, k = 0;
+
+    for (i = 0; i < n && median > 0; i++)
+        k += x[i] > RCUPROF_STALL_FACTOR * median;
+    return k;
+}
+
 static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
                        size_t ti, size_t v, const size_t *idx, size_t n,
                        double *x, double *y, struct rcuprof_sb *noisy,
@@ -256,6 +289,8 @@ static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
     /* The interval of a positive mean stays positive: on the logs (Cox);
      * NAN when some value is not above 0 or n < 2. */
     rcuprof_stats_mean_ci_log(x, n, LEVEL, &c->s.mean_lo, &c->s.mean_hi);
+    c->centre = cell_centre(x, n, c->s.mean);
+    c->n_stalls = cell_stalls(x, n, c->s.median);
     c->tput_mean = c->tput_lo = c->tput_hi = NAN;
     if (k > 0 && rcuprof_stats_describe(y, k, LEVEL, &ts) == RCUPROF_STATS_OK) {
         c->tput_mean = ts.mean;
@@ -634,11 +669,29 @@ static void table_tests(rcuprof_table *t, struct build *b)
     }
 }
 
-/* Rows a reader could misread: too few runs to decide, and intervals that
- * exclude zero while Holm's p does not reject. */
+/*
+ * 1 when the row's primary t test and its rank test (Wilcoxon paired,
+ * Mann-Whitney unpaired) fall on different sides of alpha, raw p against
+ * raw p, at an n where the rank test can reject at all (its smallest
+ * attainable p below alpha: from 6 blocks for Wilcoxon).
+ */
+static int tests_disagree(const rcuprof_table *t, const rcuprof_change *c)
+{
+    double rank = c->paired ? c->p_wilcoxon : c->p_mw;
+
+    if (!c->have || !isfinite(c->p) || !isfinite(rank)
+        || !(c->p_min_attainable < t->alpha))
+        return 0;
+    return (c->p < t->alpha) != (rank < t->alpha);
+}
+
+/* Rows a reader could misread: too few runs to decide, intervals that
+ * exclude zero while Holm's p does not reject, and rows whose t test and
+ * rank test disagree. */
 static void table_notes_rows(rcuprof_table *t)
 {
-    struct rcuprof_sb few = { 0 }, holm = { 0 }, stage = { 0 };
+    struct rcuprof_sb few = { 0 }, holm = { 0 }, stage = { 0 },
+                      disagree = { 0 };
     size_t ti, v;
 
     for (ti = 0; ti < t->nthreads; ti++)
@@ -663,6 +716,11 @@ static void table_notes_rows(rcuprof_table *t)
             else if (c->p < t->alpha && !c->resolved)
                 rcuprof_sb_printf(&holm, "%s%s (p %.3g, Holm %.3g)",
                                   holm.len ? ", " : "", nm, c->p, c->p_holm);
+            if (!c->too_few && tests_disagree(t, c))
+                rcuprof_sb_printf(&disagree, "%s%s (t p %.3g, %s p %.3g)",
+                                  disagree.len ? ", " : "", nm, c->p,
+                                  c->paired ? "Wilcoxon" : "Mann-Whitney",
+                                  c->paired ? c->p_wilcoxon : c->p_mw);
         }
     if (few.len > 0)
         note(t, "too few runs to decide (fewer than %d blocks, or runs a side unpaired; rerun with more --reps or --target-mde): %s",
@@ -673,19 +731,25 @@ static void table_notes_rows(rcuprof_table *t)
     if (stage.len > 0)
         note(t, "adaptive rows that decide nothing: their first stage has under 2 pairs or no spread (every ratio equal), so Stein's two-stage interval does not apply, and the paired t over the added blocks would be the naive optional-stopping test (the figures shown are that test's, for reading only): %s",
              stage.p);
+    if (disagree.len > 0)
+        note(t, "tests disagree at %g: the row's t test on the logs (which decides) and its rank test (Wilcoxon signed-rank on the same log ratios; Mann-Whitney when unpaired), at an n where the rank test can reject, one rejecting and the other not: a few blocks far out, or a skew the t test's normal logs do not fit; read the per-block ratios before trusting the row: %s",
+             t->alpha, disagree.p);
     free(few.p);
     free(holm.p);
     free(stage.p);
+    free(disagree.p);
 }
 
 /*
- * Cells whose arithmetic mean lies outside its interval: the interval is
- * the log-normal mean's (on the logs, so it stays positive), and one run
- * far out (a stall, a preemption) pulls the arithmetic mean past it.
+ * Cells whose arithmetic mean lies outside their interval: the cells show
+ * the log-normal mean, the interval's centre, and one run far out (a
+ * stall, a preemption) pulls the arithmetic mean past the interval; and
+ * cells with stalls, runs above RCUPROF_STALL_FACTOR times the median, so
+ * that a reader sees a tail and not only a wide interval.
  */
 static void table_notes_tails(rcuprof_table *t)
 {
-    struct rcuprof_sb out = { 0 };
+    struct rcuprof_sb out = { 0 }, st = { 0 };
     size_t ti, v;
 
     for (ti = 0; ti < t->nthreads; ti++)
@@ -693,18 +757,27 @@ static void table_notes_tails(rcuprof_table *t)
             const rcuprof_cell *c = &t->cells[ti * t->nvariants + v];
             char nm[96];
 
+            cell_name(t, v, ti, nm, sizeof(nm));
+            if (c->n_stalls > 0)
+                rcuprof_sb_printf(&st, "%s%s %zu of %zu (median %.1f)",
+                                  st.len ? ", " : "", nm, c->n_stalls, c->n,
+                                  c->s.median);
             if (c->n < 2 || !isfinite(c->s.mean_lo) || !isfinite(c->s.mean_hi)
                 || (c->s.mean >= c->s.mean_lo && c->s.mean <= c->s.mean_hi))
                 continue;
-            rcuprof_sb_printf(&out, "%s%s (mean %.1f, median %.1f, "
-                              "interval [%.1f, %.1f])", out.len ? ", " : "",
-                              cell_name(t, v, ti, nm, sizeof(nm)), c->s.mean,
-                              c->s.median, c->s.mean_lo, c->s.mean_hi);
+            rcuprof_sb_printf(&out, "%s%s (arithmetic mean %.1f, interval "
+                              "[%.1f, %.1f], median %.1f)",
+                              out.len ? ", " : "", nm, c->s.mean,
+                              c->s.mean_lo, c->s.mean_hi, c->s.median);
         }
+    if (st.len > 0)
+        note(t, "stalls (runs above %.0fx their cell's median; kept in the figures): %s",
+             RCUPROF_STALL_FACTOR, st.p);
     if (out.len > 0)
-        note(t, "heavy tail: the mean lies outside its interval (the interval is the log-normal mean's; a few runs far out pull the arithmetic mean past it: read the median, and the runs listed as outliers): %s",
+        note(t, "heavy tail: the arithmetic mean lies outside the interval (the cells show the log-normal mean, the interval's centre; a few slow runs pull the arithmetic mean past it): %s",
              out.p);
     free(out.p);
+    free(st.p);
 }
 
 /*
@@ -879,6 +952,11 @@ static void table_state_notes(rcuprof_table *t, const rcuprof_results *rs,
             note(t, "machine state unknown%s%s: no round trip sampled inside the window (results written before the sampler, or --rtt off)",
                  rs->nfiles > 1 ? " in " : "",
                  rs->nfiles > 1 ? rs->files[i].path : "");
+        else if (sp->too_few)
+            note(t, "machine state unknown%s%s: only %zu round-trip samples inside the windows, under the %d a split into fast and slow needs (Otsu's cut splits a few samples of one state by chance: docs/methodology.md); %s",
+                 rs->nfiles > 1 ? " in " : "",
+                 rs->nfiles > 1 ? rs->files[i].path : "", sp->n,
+                 RCUPROF_STATE_MIN_SAMPLES, costs);
         else if (!sp->two)
             note(t, "machine state%s%s: one cluster over %zu round-trip samples (median %.0f ns): every run fast unless a burst stalled (a null sample counts as slow); %s",
                  rs->nfiles > 1 ? " in " : "",

@@ -107,7 +107,17 @@ int rcuprof_metric_parse(const char *s);
 typedef struct rcuprof_cell_st {
     size_t n;                   /* ok runs */
     size_t failed;              /* runs recorded failed/timeout/crashed */
-    rcuprof_stats_summary s;    /* valid when n >= 1 */
+    rcuprof_stats_summary s;    /* valid when n >= 1; s.mean is the
+                                 * arithmetic mean */
+    /* The cell's centre, what the tables print and the cost plot draws:
+     * the log-normal mean exp(m + v/2) of the logs' mean m and variance v,
+     * the estimate the interval s.mean_lo..s.mean_hi (Cox, on the logs) is
+     * built around, so always inside it; the one value when n == 1; the
+     * arithmetic mean when some value is not above 0. */
+    double centre;
+    /* Runs above RCUPROF_STALL_FACTOR times the cell's median: a tail
+     * (a stalled or preempted run) rather than spread. */
+    size_t n_stalls;
     double tput_mean, tput_lo, tput_hi; /* ops_per_s: mean, t interval */
     size_t n_outliers;          /* modified z beyond 3.5 */
     int noisy;                  /* CV above RCUPROF_STATS_NOISY_CV */
@@ -166,6 +176,9 @@ typedef struct rcuprof_change_st {
      * the row decides nothing, and a note says why. */
     int two_stage_na;
 } rcuprof_change;
+
+/* A run above this many times its cell's median is a stall. */
+# define RCUPROF_STALL_FACTOR 5.0
 
 /* Fewest blocks (paired) or runs per side (unpaired) a row decides from:
  * the t test then has at least 2 degrees of freedom. */

@@ -93,7 +93,8 @@ int rcuprof_state_learn(const double *ns, size_t n, rcuprof_state_split *s)
     s->n = s->n_fast = m;
     if (m > 0)
         s->fast_ns = median_sorted(x, m);
-    if (m >= RCUPROF_STATE_MIN_SAMPLES) {
+    s->too_few = m < RCUPROF_STATE_MIN_SAMPLES;
+    if (!s->too_few) {
         for (i = 0; i < m; i++)
             y[i] = log(x[i]);
         k = otsu(y, m, &sep);
@@ -103,7 +104,9 @@ int rcuprof_state_learn(const double *ns, size_t n, rcuprof_state_split *s)
         g0 /= k;
         g1 /= m - k;
         if (sep >= RCUPROF_STATE_MIN_SEP
-            && exp(g1 - g0) >= RCUPROF_STATE_MIN_RATIO) {
+            && exp(g1 - g0) >= RCUPROF_STATE_MIN_RATIO
+            && k >= RCUPROF_STATE_MIN_CLASS
+            && m - k >= RCUPROF_STATE_MIN_CLASS) {
             s->two = 1;
             s->threshold_ns = sqrt(x[k - 1] * x[k]);
             s->fast_ns = median_sorted(x, k);
@@ -128,7 +131,7 @@ int rcuprof_state_of_run(const rcuprof_state_split *s, const double *ns,
 {
     size_t i, slow = stalled;
 
-    if (n + stalled == 0)
+    if (n + stalled == 0 || s->too_few)
         return RCUPROF_STATE_UNKNOWN;
     for (i = 0; i < n; i++)
         slow += rcuprof_state_of_sample(s, ns[i]) == RCUPROF_STATE_SLOW;

@@ -10,20 +10,25 @@
  *    results file (one sweep, one machine), so the runs of a sweep are
  *    tagged against the same line; a run alone cannot tell fast from slow
  *    when it stayed in one state.
+ *  - Under RCUPROF_STATE_MIN_SAMPLES samples nothing is learned (too_few):
+ *    every run is unknown.  Otsu splits any few samples, and a unimodal
+ *    spread of 4 to 8 was cut in two in 25-58% of simulated files
+ *    (docs/methodology.md, "Machine state as a stratum").
  *  - In log space the sorted samples are split in two where the
  *    between-cluster variance is largest (Otsu's rule).  Two clusters when
- *    there are at least RCUPROF_STATE_MIN_SAMPLES samples, the slow
- *    cluster's geometric mean is at least RCUPROF_STATE_MIN_RATIO times
- *    the fast one's, and the split explains at least RCUPROF_STATE_MIN_SEP
- *    of the variance (one normal cluster split at its best explains 2/pi,
- *    0.64).  The threshold is then the geometric midpoint between the
- *    fast cluster's largest sample and the slow cluster's smallest.
+ *    the slow cluster's geometric mean is at least RCUPROF_STATE_MIN_RATIO
+ *    times the fast one's, each cluster has at least
+ *    RCUPROF_STATE_MIN_CLASS samples (one sample far out is a tail, not a
+ *    state), and the split explains at least RCUPROF_STATE_MIN_SEP of the
+ *    variance (one normal cluster split at its best explains 2/pi, 0.64).
+ *    The threshold is then the geometric midpoint between the fast
+ *    cluster's largest sample and the slow cluster's smallest.
  *  - Otherwise one cluster: no threshold, every sample is fast (the
  *    states are relative to the sweep: it showed no slow state).
  *  - A sample above the threshold is slow, else fast.  A run is fast when
  *    all its samples are fast, slow when all are slow, mixed otherwise
  *    (a null sample, a stalled burst, counts as slow), unknown without
- *    samples (results written before the sampler, --rtt
+ *    samples or when the file had too few to learn from (results written before the sampler, --rtt
  *    off, fewer than 2 CPUs).
  */
 #ifndef RCUPROF_STATE_H
@@ -33,12 +38,15 @@
 
 # include "record.h"
 
-# define RCUPROF_STATE_MIN_SAMPLES 4
+# define RCUPROF_STATE_MIN_SAMPLES 30
+# define RCUPROF_STATE_MIN_CLASS 2
 # define RCUPROF_STATE_MIN_RATIO 1.5
 # define RCUPROF_STATE_MIN_SEP 0.8
 
 typedef struct rcuprof_state_split_st {
     size_t n;                   /* samples learned from */
+    int too_few;                /* n below RCUPROF_STATE_MIN_SAMPLES: no
+                                 * split, every run unknown */
     int two;                    /* two clusters: threshold is set */
     double threshold_ns;        /* NAN with one cluster (or none) */
     double fast_ns, slow_ns;    /* each cluster's median; slow NAN if one */
@@ -65,7 +73,7 @@ int rcuprof_state_of_sample(const rcuprof_state_split *s, double ns);
  * the sampler gave up on: the pair could not get its CPUs in time, or its
  * round trips ran far beyond the budget, which is the preempted-vCPU state
  * itself): each stalled sample counts as slow.  Fast, slow, mixed;
- * unknown if the run has no sample at all.
+ * unknown if the run has no sample at all or the split is too_few.
  */
 int rcuprof_state_of_run(const rcuprof_state_split *s, const double *ns,
                          size_t n, size_t stalled);

@@ -20,8 +20,8 @@ char *rcuprof_table_csv(const rcuprof_table *t)
     size_t ti, v;
 
     rcuprof_sb_printf(&b, "metric,threads,oversubscribed,variant,baseline,n,failed,"
-              "mean_ns,median_ns,sd_ns,mean_lo_ns,mean_hi_ns,median_lo_ns,"
-              "median_hi_ns,cv,noisy,outliers,ops_per_s,paired,pairs,"
+              "mean_ns,centre_ns,median_ns,sd_ns,mean_lo_ns,mean_hi_ns,median_lo_ns,"
+              "median_hi_ns,cv,noisy,outliers,stalls,ops_per_s,paired,pairs,"
               "change_pct,change_lo_pct,change_hi_pct,p,p_holm,p_wilcoxon,"
               "p_wilcoxon_holm,p_welch,p_welch_holm,p_mw,p_mw_holm,mde_pct,"
               "too_few,resolved,p_min_attainable,"
@@ -37,6 +37,7 @@ char *rcuprof_table_csv(const rcuprof_table *t)
                       rcuprof_table_oversubscribed(t, ti), t->variants[v],
                       t->variants[t->baseline], c->n, c->failed);
             csv_num(&b, has ? c->s.mean : NAN);
+            csv_num(&b, has ? c->centre : NAN);
             csv_num(&b, has ? c->s.median : NAN);
             csv_num(&b, has ? c->s.sd : NAN);
             csv_num(&b, has ? c->s.mean_lo : NAN);
@@ -44,7 +45,8 @@ char *rcuprof_table_csv(const rcuprof_table *t)
             csv_num(&b, has ? c->s.median_lo : NAN);
             csv_num(&b, has ? c->s.median_hi : NAN);
             csv_num(&b, has ? c->s.cv : NAN);
-            rcuprof_sb_printf(&b, ",%d,%zu", c->noisy, c->n_outliers);
+            rcuprof_sb_printf(&b, ",%d,%zu,%zu", c->noisy, c->n_outliers,
+                              c->n_stalls);
             csv_num(&b, has ? c->tput_mean : NAN);
             if (v == t->baseline || !ch->have) {
                 rcuprof_sb_printf(&b, ",,%s,,,,,,,,,,,,,,,",

@@ -15,7 +15,7 @@ static json_t *state_json(const rcuprof_state_split *sp)
 {
     return json_pack("{s:I, s:i, s:o, s:o, s:o, s:o, s:I, s:I}",
                      "samples", (json_int_t)sp->n,
-                     "clusters", sp->n == 0 ? 0 : sp->two ? 2 : 1,
+                     "clusters", sp->n == 0 || sp->too_few ? 0 : sp->two ? 2 : 1,
                      "threshold_ns", jnum(sp->threshold_ns),
                      "fast_ns", jnum(sp->fast_ns),
                      "slow_ns", jnum(sp->slow_ns),
@@ -67,6 +67,10 @@ json_t *rcuprof_table_json(const rcuprof_table *t, const rcuprof_results *rs)
                 "ops_per_s", jnum(has ? c->tput_mean : NAN),
                 "ops_per_s_lo", jnum(has ? c->tput_lo : NAN),
                 "ops_per_s_hi", jnum(has ? c->tput_hi : NAN)));
+            json_object_set_new(json_object_get(cells, t->variants[v]),
+                                "centre", jnum(has ? c->centre : NAN));
+            json_object_set_new(json_object_get(cells, t->variants[v]),
+                                "stalls", json_integer((json_int_t)c->n_stalls));
             json_object_set_new(json_object_get(cells, t->variants[v]),
                                 "states", json_pack(
                 "{s:I, s:I, s:I, s:I}",

@@ -168,7 +168,7 @@ char *rcuprof_table_markdown(const rcuprof_table *t)
     struct md_marks marks = { 0 };
     char rule[320];
 
-    md_head(&b, t, "mean");
+    md_head(&b, t, "log-normal mean");
     rcuprof_sb_printf(&b, "| threads |");
     for (k = 0; k < t->nvariants; k++)
         rcuprof_sb_printf(&b, " %s%s |", t->variants[col_variant(t, k)],
@@ -187,7 +187,7 @@ char *rcuprof_table_markdown(const rcuprof_table *t)
             if (c->n == 0)
                 rcuprof_sb_printf(&b, " n/a");
             else
-                rcuprof_sb_printf(&b, " %.1f", c->s.mean);
+                rcuprof_sb_printf(&b, " %.1f", c->centre);
             if (k > 0)
                 md_compact_change(&b, t, &t->changes[ti * t->nvariants + v],
                                   c->n, &marks);
@@ -196,7 +196,12 @@ char *rcuprof_table_markdown(const rcuprof_table *t)
         rcuprof_sb_printf(&b, "\n");
     }
     rcuprof_change_resolved_rule(t, rule, sizeof(rule));
-    rcuprof_sb_printf(&b, "\nBeside each variant's ns/op: its change against "
+    rcuprof_sb_printf(&b, "\nns/op: the log-normal mean, exp(m + s\u00b2/2) "
+                      "of the runs' ln ns/op (mean m, variance s\u00b2), the "
+                      "centre of the cell's %.0f%% interval (CSV and JSON "
+                      "also give the arithmetic mean, mean_ns).  ",
+                      100 * t->level);
+    rcuprof_sb_printf(&b, "Beside each variant's ns/op: its change against "
                       "%s in %% (negative = faster), the geometric mean of "
                       "per-block ratios, with its %.0f%% interval.  "
                       "\u2713 resolved: %s.  A change without \u2713 is "
@@ -229,7 +234,7 @@ char *rcuprof_table_markdown_wide(const rcuprof_table *t)
     const char *bl = t->variants[t->baseline];
     size_t ti, v, k, os = 0;
 
-    md_head(&b, t, "mean and std dev");
+    md_head(&b, t, "log-normal mean and std dev");
     rcuprof_sb_printf(&b, "| threads |");
     /* Columns: the baseline first, then every other variant in order. */
     for (k = 0; k < t->nvariants; k++) {
@@ -261,9 +266,9 @@ char *rcuprof_table_markdown_wide(const rcuprof_table *t)
             if (c->n == 0)
                 rcuprof_sb_printf(&b, " n/a | n/a |");
             else if (!isfinite(c->s.sd))
-                rcuprof_sb_printf(&b, " %.1f | n/a |", c->s.mean);
+                rcuprof_sb_printf(&b, " %.1f | n/a |", c->centre);
             else
-                rcuprof_sb_printf(&b, " %.1f | %.1f |", c->s.mean, c->s.sd);
+                rcuprof_sb_printf(&b, " %.1f | %.1f |", c->centre, c->s.sd);
         }
         for (k = 1; k < t->nvariants; k++) {
             const rcuprof_change *ch;
@@ -303,7 +308,12 @@ char *rcuprof_table_markdown_wide(const rcuprof_table *t)
         }
         rcuprof_sb_printf(&b, "\n");
     }
-    rcuprof_sb_printf(&b, "\nchange %%: the variant's per-op cost relative to %s "
+    rcuprof_sb_printf(&b, "\nns/op: the log-normal mean, exp(m + s\u00b2/2) "
+                      "of the runs' ln ns/op (mean m, variance s\u00b2), the "
+                      "centre of the cell's 95%% interval (CSV and JSON: "
+                      "centre_ns, the arithmetic mean as mean_ns); std dev: "
+                      "of the runs' ns/op.  ");
+    rcuprof_sb_printf(&b, "change %%: the variant's per-op cost relative to %s "
               "(negative = faster), the geometric mean of per-block ratios "
               "with its 95%% t interval (per row, unadjusted).  p: the "
               "paired t test on the same log ratios (the interval excludes "

@@ -52,6 +52,23 @@ int rcuprof_cmd_opt_pct(void *target, const struct rcuprof_opt *row,
                         const char *arg, char *err, size_t n);
 int rcuprof_cmd_opt_duration(void *target, const struct rcuprof_opt *row,
                              const char *arg, char *err, size_t n);
+/*
+ * --target-mde with a first stage of reps blocks below
+ * RCUPROF_FIRST_STAGE_MIN: one warning line on stderr (not an error):
+ * Stein's rule then needs about twice the blocks, and a --max-time budget
+ * cuts its power at the target (docs/methodology.md, "Adaptive
+ * repetitions").  cmd: "sweep", "explain".
+ */
+# define RCUPROF_FIRST_STAGE_MIN 5
+void rcuprof_cmd_warn_first_stage(const char *cmd, unsigned reps);
+/*
+ * A command of options only (events, variants): parse argv with o; on
+ * --help print usage (one line) and o's rows; refuse any operand.  -1:
+ * parsed, go on; else the exit code the command returns at once
+ * (RCUPROF_OK after --help, RCUPROF_ERR_USAGE with the error printed).
+ */
+int rcuprof_cmd_parse_options_only(const struct rcuprof_cmd_opts *o,
+                                   int argc, char **argv, const char *usage);
 /* The error for an unknown option or a stray operand ARG. */
 void rcuprof_cmd_unexpected(const struct rcuprof_cmd_opts *o, const char *arg);
 

@@ -24,6 +24,36 @@ void rcuprof_err(const char *fmt, ...)
     fputc('\n', stderr);
 }
 
+int rcuprof_cmd_parse_options_only(const struct rcuprof_cmd_opts *o,
+                                   int argc, char **argv, const char *usage)
+{
+    const struct rcuprof_opt *action;
+    int rc, first;
+
+    rc = rcuprof_cmd_parse(o, argc, argv, &action, &first);
+    if (rc > 0) {
+        printf("%s\n", usage);
+        rcuprof_opts_help(stdout, o->rows, o->n, 0, NULL);
+        return RCUPROF_OK;
+    }
+    if (rc < 0)
+        return RCUPROF_ERR_USAGE;
+    if (first < argc) {
+        rcuprof_cmd_unexpected(o, argv[first]);
+        return RCUPROF_ERR_USAGE;
+    }
+    return -1;
+}
+
+void rcuprof_cmd_warn_first_stage(const char *cmd, unsigned reps)
+{
+    if (reps >= RCUPROF_FIRST_STAGE_MIN)
+        return;
+    rcuprof_err("warning: %s: --target-mde with a first stage of %u blocks (--reps %u): the spread it plans from has %u degrees of freedom, so it needs about twice the blocks of a %d-block start, and within a --max-time budget its power at the target falls (44%% instead of 69%% in docs/methodology.md's simulation): --reps %d to 10 recommended",
+                cmd, reps, reps, reps > 0 ? reps - 1 : 0,
+                RCUPROF_FIRST_STAGE_MIN, RCUPROF_FIRST_STAGE_MIN);
+}
+
 /* Driver options given to a command: name -> value, or true for a flag. */
 static void pass_json(void *ctx, const struct rcuprof_opt *row,
                       const char *value)

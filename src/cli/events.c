@@ -26,24 +26,15 @@ int rcuprof_cmd_events(int argc, char **argv)
     struct events_args a = { 0 };
     struct rcuprof_cmd_opts co = { .cmd = "events", .rows = events_rows,
                                    .n = EVENTS_NROWS, .target = &a };
-    const struct rcuprof_opt *action;
     char err[512];
     json_t *j;
-    int as_json, rc, first;
+    int as_json, rc;
     const char *encode;
 
-    rc = rcuprof_cmd_parse(&co, argc, argv, &action, &first);
-    if (rc > 0) {
-        printf("usage: rcuprof events [--json] [--encode NAME]\n");
-        rcuprof_opts_help(stdout, events_rows, EVENTS_NROWS, 0, NULL);
-        return RCUPROF_OK;
-    }
-    if (rc < 0)
-        return RCUPROF_ERR_USAGE;
-    if (first < argc) {
-        rcuprof_cmd_unexpected(&co, argv[first]);
-        return RCUPROF_ERR_USAGE;
-    }
+    rc = rcuprof_cmd_parse_options_only(&co, argc, argv,
+                                        "usage: rcuprof events [--json] [--encode NAME]");
+    if (rc >= 0)
+        return rc;
     as_json = a.json;
     encode = a.encode;
     if (encode != NULL) {

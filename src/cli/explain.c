@@ -757,6 +757,8 @@ static int explain_parse(int argc, char **argv, struct explain *x)
         rcuprof_err("explain: --max-time bounds the blocks --target-mde adds: give --target-mde PCT too");
         return RCUPROF_ERR_USAGE;
     }
+    if (seen[ARG_TARGET_MDE])
+        rcuprof_cmd_warn_first_stage("explain", x->reps);
     x->timeout = a.timeout;
     x->max_pairs = a.max_pairs;
     x->seed = a.seed;

@@ -519,6 +519,8 @@ static int sweep_spec(struct sweep *sw, const struct sweep_args *a,
                     RCUPROF_CHANGE_MIN_N);
         return RCUPROF_ERR_USAGE;
     }
+    if (isfinite(sw->target_mde))
+        rcuprof_cmd_warn_first_stage("sweep", sw->reps);
     return 0;
 }
 

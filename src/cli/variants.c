@@ -267,24 +267,15 @@ int rcuprof_cmd_variants(int argc, char **argv)
         .target = &a,
         .unknown = "variants: unknown option '%s': the only option is --json"
     };
-    const struct rcuprof_opt *action;
     char err[512], drv[PATH_MAX];
     const char *name, *desc;
     json_t *all, *v;
-    int as_json, rc, first;
+    int as_json, rc;
 
-    rc = rcuprof_cmd_parse(&co, argc, argv, &action, &first);
-    if (rc > 0) {
-        printf("usage: rcuprof variants [--json]\n");
-        rcuprof_opts_help(stdout, variants_rows, VARIANTS_NROWS, 0, NULL);
-        return RCUPROF_OK;
-    }
-    if (rc < 0)
-        return RCUPROF_ERR_USAGE;
-    if (first < argc) {
-        rcuprof_cmd_unexpected(&co, argv[first]);
-        return RCUPROF_ERR_USAGE;
-    }
+    rc = rcuprof_cmd_parse_options_only(&co, argc, argv,
+                                        "usage: rcuprof variants [--json]");
+    if (rc >= 0)
+        return rc;
     as_json = a.json;
     all = rcuprof_variants_load(err, sizeof(err));
     if (all == NULL) {

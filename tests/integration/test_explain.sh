@@ -186,6 +186,9 @@ rc=$?
 [ "$rc" -le 1 ] && [ -s "$TMP/exa/explain.json" ] \
     && pass "adaptive explain wrote its report (exit $rc)" \
     || fail "adaptive explain: exit $rc: $(tail -3 "$TMP/exa.err")"
+[ "$(grep -c "^rcuprof: warning: explain: --target-mde with a first stage of 3 blocks (--reps 3): .*power at the target falls" "$TMP/exa.err")" = 1 ] \
+    && pass "adaptive explain: one warning line for a first stage under 5 blocks" \
+    || fail "adaptive explain: no first-stage warning: $(head -3 "$TMP/exa.err")"
 grep -q "^explain: adaptive: [0-9]* blocks, worst MDE [0-9.]*% (.*), target 400%: [0-9]* blocks needed, eta" "$TMP/exa.err" \
     && pass "adaptive explain: progress shows the worst MDE, the blocks needed, the time left" \
     || fail "adaptive explain progress: $(grep adaptive "$TMP/exa.err" | head -3)"

@@ -196,6 +196,9 @@ for _ in $(seq 1 600); do
 done
 kill -TERM "$(cat "$TMP/a1.pid")" 2>/dev/null
 wait
+[ "$(grep -c "^rcuprof: warning: sweep: --target-mde with a first stage of 3 blocks (--reps 3): .*--reps 5 to 10 recommended$" "$TMP/a1a.err")" = 1 ] \
+    && pass "adaptive sweep: one warning line for a first stage under 5 blocks" \
+    || fail "adaptive sweep: no first-stage warning: $(head -3 "$TMP/a1a.err")"
 n1=$(($(wc -l < "$TMP/a1/results.jsonl") - 1))
 if RCUPROF_BINDIR=$adir "$adir/rcuprof" sweep "${AS[@]}" --out "$TMP/a1" --resume >"$TMP/a1.out" 2>"$TMP/a1.err"; then
     pass "adaptive sweep resumed after a kill at $n1 points"

@@ -21,29 +21,12 @@
 #include "rcuprof_stats.h"
 #include "results.h"
 #include "stats_test.h"
+#include "../unit_tmpdir.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static char tmpdir[256];
-
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(tmpdir, sizeof(tmpdir), "/tmp/rcuprof-unit-XXXXXX");
-    return mkdtemp(tmpdir) == NULL;
-}
-
-static int teardown(void **state)
-{
-    char cmd[300];
-
-    (void)state;
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-    return system(cmd) != 0;
-}
 
 static void test_two_stage(void **state)
 {
@@ -263,5 +246,6 @@ int main(void)
         cmocka_unit_test(test_table_adaptive),
     };
 
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, unit_tmpdir_setup,
+                                  unit_tmpdir_teardown);
 }

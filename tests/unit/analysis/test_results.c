@@ -19,24 +19,7 @@
 #include "results.h"
 #include "rcuprof_report.h"
 #include "stats_test.h"
-
-static char tmpdir[256];
-
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(tmpdir, sizeof(tmpdir), "/tmp/rcuprof-unit-XXXXXX");
-    return mkdtemp(tmpdir) == NULL;
-}
-
-static int teardown(void **state)
-{
-    char cmd[300];
-
-    (void)state;
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-    return system(cmd) != 0;
-}
+#include "../unit_tmpdir.h"
 
 #define assert_near(a, b, tol) \
     do { \
@@ -162,6 +145,19 @@ static void write_file(const char *path, const char *text)
     assert_non_null(f);
     fputs(text, f);
     fclose(f);
+}
+
+/* Write text (freed) as tmpdir/NAME.jsonl and read it into rs. */
+static void read_text(rcuprof_results *rs, const char *name, char *text)
+{
+    char path[300], err[512];
+
+    snprintf(path, sizeof(path), "%s/%s.jsonl", tmpdir, name);
+    write_file(path, text);
+    free(text);
+    memset(rs, 0, sizeof(*rs));
+    if (rcuprof_results_read(rs, path, err, sizeof(err)) != 0)
+        fail_msg("%s: %s", path, err);
 }
 
 static void add_point(char **buf, const char *variant, unsigned block,
@@ -339,7 +335,7 @@ static void test_read_bad_files(void **state)
  */
 static void test_table(void **state)
 {
-    char path[300], err[512], *text = header_line("[\"base\",\"cand\"]", 1);
+    char err[512], *text = header_line("[\"base\",\"cand\"]", 1);
     static const double base1[] = { 100, 120, 140 }, cand1[] = { 105, 132, 168 };
     static const double base2[] = { 200, 220, 240 }, cand2[] = { 180, 187 };
     rcuprof_results rs;
@@ -362,11 +358,7 @@ static void test_table(void **state)
         else
             add_point(&text, "cand", b, 2, "crashed", 0);
     }
-    snprintf(path, sizeof(path), "%s/t.jsonl", tmpdir);
-    write_file(path, text);
-    free(text);
-    memset(&rs, 0, sizeof(rs));
-    assert_int_equal(rcuprof_results_read(&rs, path, err, sizeof(err)), 0);
+    read_text(&rs, "t", text);
 
     /* Errors first: unknown baseline; one variant only. */
     assert_int_equal(rcuprof_table_build(&rs, "nope", RCUPROF_METRIC_WALL,
@@ -391,15 +383,22 @@ static void test_table(void **state)
     assert_near(c->s.sd, 20, 1e-9);
     assert_near(c->s.mean_lo, 79.000067, 1e-5);
     assert_near(c->s.mean_hi, 184.034588, 1e-5);
+    /* The centre the cells print: the log-normal mean exp(m + v/2) =
+     * 120.576718, the geometric middle of the Cox interval. */
+    assert_near(c->centre, 120.576718, 1e-5);
+    assert_near(c->centre, sqrt(c->s.mean_lo * c->s.mean_hi), 1e-9);
+    assert_int_equal(c->n_stalls, 0);
     assert_true(c->noisy);              /* CV 1/6 */
     c = &t.cells[0 * 2 + 1];            /* cand @ 1 */
     assert_near(c->s.mean, 135, 1e-9);
     assert_near(c->s.median, 132, 1e-9);
     assert_near(c->s.sd, 31.606961, 1e-5);
+    assert_near(c->centre, 136.254983, 1e-5);
     c = &t.cells[1 * 2 + 1];            /* cand @ 2 */
     assert_int_equal(c->n, 2);
     assert_int_equal(c->failed, 1);
     assert_near(c->s.sd, 4.949747, 1e-5);
+    assert_near(c->centre, 183.533392, 1e-5);
 
     ch = &t.changes[0 * 2 + 1];
     assert_true(ch->have);
@@ -444,9 +443,9 @@ static void test_table(void **state)
     if (strstr(md, "Wall time per op in ns/op (wall_ns_per_op)") == NULL
         || strstr(md, "| threads | base ns/op | base std dev | cand ns/op | "
                   "cand std dev | change % [95% CI] | p (Holm) | MDE |") == NULL
-        || strstr(md, "| 1 | 120.0 | 20.0 | 135.0 | 31.6 | "
+        || strstr(md, "| 1 | 120.6 | 20.0 | 136.3 | 31.6 | "
                   "+11.5 [-5.8, +31.9] | 0.109 | 23.4% |") == NULL
-        || strstr(md, "| 2 [^os] | 220.0 | 20.0 | 183.5 | 4.9 | "
+        || strstr(md, "| 2 [^os] | 220.3 | 20.0 | 183.5 | 4.9 | "
                   "-12.5 [-39.2, +25.8] | too few (n=2) | 49.6% |") == NULL
         || strstr(md, "too few runs to decide") == NULL
         || strstr(md, "[^os]: More threads than the 1 CPUs") == NULL
@@ -461,8 +460,8 @@ static void test_table(void **state)
     assert_non_null(md);
     if (strstr(md, "| threads | base (baseline) | cand |\n|--:|--:|--:|\n")
             == NULL
-        || strstr(md, "| 1 | 120.0 | 135.0 +11.5% [-5.8, +31.9] |") == NULL
-        || strstr(md, "| 2 [^os] | 220.0 | 183.5 -12.5% [-39.2, +25.8] "
+        || strstr(md, "| 1 | 120.6 | 136.3 +11.5% [-5.8, +31.9] |") == NULL
+        || strstr(md, "| 2 [^os] | 220.3 | 183.5 -12.5% [-39.2, +25.8] "
                   "too few (n=2) |") == NULL
         || strstr(md, "\u2713 resolved: its p (the paired t test on the "
                   "per-block log ratios, the test its 95% interval comes "
@@ -478,8 +477,8 @@ static void test_table(void **state)
 
     csv = rcuprof_table_csv(&t);
     assert_non_null(csv);
-    assert_non_null(strstr(csv, "\nwall_ns_per_op,1,0,base,base,3,0,120,120,20,"));
-    assert_non_null(strstr(csv, "\nwall_ns_per_op,2,1,cand,base,2,1,183.5,"));
+    assert_non_null(strstr(csv, "\nwall_ns_per_op,1,0,base,base,3,0,120,120.576717"));
+    assert_non_null(strstr(csv, "\nwall_ns_per_op,2,1,cand,base,2,1,183.5,183.533391"));
     {
         /* Every line has as many fields as the header. */
         char *line, *save = NULL;
@@ -533,7 +532,7 @@ static void test_table(void **state)
     assert_int_equal(t.cells[0].n, 3);
     md = rcuprof_table_markdown(&t);
     assert_non_null(md);
-    if (strstr(md, "| 1 unknown | 120.0 |") == NULL
+    if (strstr(md, "| 1 unknown | 120.6 |") == NULL
         || strstr(md, "machine state unknown: no round trip sampled") == NULL)
         fail_msg("markdown by state:\n%s", md);
     free(md);
@@ -599,6 +598,21 @@ static void test_change_resolved(void **state)
                         "0.05");
 }
 
+/* The compare JSON's files[0].machine_state.clusters. */
+static long long json_clusters(const rcuprof_table *t,
+                               const rcuprof_results *rs)
+{
+    json_t *j = rcuprof_table_json(t, rs);
+    long long n;
+
+    assert_non_null(j);
+    n = json_integer_value(json_object_get(json_object_get(
+        json_array_get(json_object_get(j, "files"), 0), "machine_state"),
+        "clusters"));
+    json_decref(j);
+    return n;
+}
+
 /*
  * Machine state: a file whose runs sampled the round trip in their window.
  * Fast samples near 80 ns, slow near 670: two clusters over the file.
@@ -610,8 +624,8 @@ static void test_change_resolved(void **state)
  */
 static void test_table_states(void **state)
 {
-    static const char *const fast = "[80,82,81]", *const slow = "[660,680,670]",
-        *const mixed = "[80,670,82]";
+    static const char *const fast = "[80,82,81,79]",
+        *const slow = "[660,680,670,675]", *const mixed = "[80,670,82,81]";
     static const struct {
         const char *variant;
         unsigned block;
@@ -628,7 +642,7 @@ static void test_table_states(void **state)
         { "a", 3, 210, &slow, RCUPROF_STATE_SLOW },
         { "b", 3, 150, &mixed, RCUPROF_STATE_MIXED },
     };
-    char path[300], err[512], *text = header_line("[\"a\",\"b\"]", 2);
+    char err[512], *text = header_line("[\"a\",\"b\"]", 2);
     rcuprof_results rs;
     rcuprof_table t, ts;
     char *md, *csv;
@@ -639,13 +653,9 @@ static void test_table_states(void **state)
     for (i = 0; i < sizeof(pts) / sizeof(pts[0]); i++)
         add_point_rtt(&text, pts[i].variant, pts[i].block, 2, pts[i].wall,
                       *pts[i].rtt);
-    snprintf(path, sizeof(path), "%s/states.jsonl", tmpdir);
-    write_file(path, text);
-    free(text);
-    memset(&rs, 0, sizeof(rs));
-    assert_int_equal(rcuprof_results_read(&rs, path, err, sizeof(err)), 0);
+    read_text(&rs, "states", text);
     assert_int_equal(rs.files[0].state.two, 1);
-    assert_int_equal(rs.files[0].state.n, 24);
+    assert_int_equal(rs.files[0].state.n, 32);
     for (i = 0; i < rs.npoints; i++)
         if (rs.points[i].result.state != pts[i].want)
             fail_msg("point %zu: %s", i,
@@ -663,9 +673,9 @@ static void test_table_states(void **state)
     md = rcuprof_table_markdown(&t);
     assert_non_null(md);
     if (strstr(md, "\n| threads | a | b |\n|--:|--:|--:|\n| 2 | 2f 2s | 3f 1m |\n") == NULL
-        || strstr(md, "\n| 2 | 153.5 | 106.5 -28.1% [") == NULL
+        || strstr(md, "\n| 2 | 156.8 | 107.1 -28.1% [") == NULL
         || strstr(md, "different machine-state mixes (f fast, s slow, m mixed runs): b 3f 1m against a 2f 2s at 2") == NULL
-        || strstr(md, "two clusters over 24 samples") == NULL)
+        || strstr(md, "two clusters over 32 samples") == NULL)
         fail_msg("markdown:\n%s", md);
     free(md);
 
@@ -709,28 +719,125 @@ static void test_table_states(void **state)
     assert_true(json_is_true(json_object_get(j, "by_state")));
     assert_string_equal(json_string_value(json_object_get(
         json_array_get(json_object_get(j, "rows"), 1), "state")), "slow");
-    assert_int_equal(json_integer_value(json_object_get(json_object_get(
-        json_array_get(json_object_get(j, "files"), 0), "machine_state"),
-        "clusters")), 2);
     json_decref(j);
+    assert_int_equal(json_clusters(&ts, &rs), 2);
     rcuprof_table_free(&ts);
+    rcuprof_table_free(&t);
+    rcuprof_results_free(&rs);
+}
+
+/*
+ * A file with too few round-trip samples to learn a split from (4 runs of
+ * 3, under RCUPROF_STATE_MIN_SAMPLES), however clearly they fall in two
+ * levels: every run unknown, and a note says why.
+ */
+static void test_table_states_too_few(void **state)
+{
+    static const char *const rtt[] = { "[80,82,81]", "[660,680,670]",
+                                       "[81,80,79]", "[80,670,82]" };
+    char err[512], *text = header_line("[\"a\",\"b\"]", 2), *md;
+    rcuprof_results rs;
+    rcuprof_table t;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < 4; i++)
+        add_point_rtt(&text, i % 2 ? "b" : "a", (unsigned)i / 2, 2,
+                      100 + (double)i, rtt[i]);
+    read_text(&rs, "states-few", text);
+    assert_int_equal(rs.files[0].state.n, 12);
+    assert_int_equal(rs.files[0].state.too_few, 1);
+    assert_int_equal(rs.files[0].state.two, 0);
+    for (i = 0; i < rs.npoints; i++)
+        CHECK_INT(__LINE__, rs.points[i].result.state, RCUPROF_STATE_UNKNOWN);
+    assert_int_equal(rcuprof_table_build(&rs, NULL, RCUPROF_METRIC_WALL, &t,
+                                         err, sizeof(err)), 0);
+    assert_int_equal(t.cells[0].states[RCUPROF_STATE_UNKNOWN], 2);
+    md = rcuprof_table_markdown(&t);
+    assert_non_null(md);
+    if (strstr(md, "machine state unknown: only 12 round-trip samples inside the windows, under the 30 a split") == NULL)
+        fail_msg("markdown:\n%s", md);
+    free(md);
+    assert_int_equal(json_clusters(&t, &rs), 0);
+    rcuprof_table_free(&t);
+    rcuprof_results_free(&rs);
+}
+
+/*
+ * Tails and tests that disagree (issue 18's review):
+ *   threads 1, 6 blocks: a 100 + block, b = a exp(r) with log ratios
+ *     0.10 0.11 0.12 0.13 0.105 -0.01 (distinct: the exact test): the
+ *     paired t test rejects (mean 0.0925, sd 0.0514, t 4.41, 5 df, p
+ *     about 0.007), Wilcoxon
+ *     does not (V = 20 of 21, exact p = 2 x 2/64 = 0.0625) at an n where
+ *     it could (its floor 2/64 = 0.031): the note names a@1's row.
+ *   threads 2, 5 blocks, the first five of the same ratios: Wilcoxon's
+ *     floor is 0.0625, it can never reject, so no note; b's runs 100 101
+ *     102 99 and 600 (above 5 x the median 101): one stall.
+ */
+static void test_table_tails_disagree(void **state)
+{
+    static const double lr[] = { 0.10, 0.11, 0.12, 0.13, 0.105, -0.01 };
+    static const double b2[] = { 100, 101, 102, 99, 600 };
+    char err[512], *text = header_line("[\"a\",\"b\"]", 2);
+    char *md, *csv;
+    rcuprof_results rs;
+    rcuprof_table t;
+    json_t *j, *cell;
+    unsigned k;
+
+    (void)state;
+    for (k = 0; k < 6; k++) {
+        add_point(&text, "a", k, 1, "ok", 100 + k);
+        add_point(&text, "b", k, 1, "ok", (100 + k) * exp(lr[k]));
+        if (k < 5) {
+            add_point(&text, "a", k, 2, "ok", 100 + k);
+            add_point(&text, "b", k, 2, "ok", b2[k]);
+        }
+    }
+    read_text(&rs, "tails", text);
+    assert_int_equal(rcuprof_table_build(&rs, NULL, RCUPROF_METRIC_WALL, &t,
+                                         err, sizeof(err)), 0);
+    assert_true(t.changes[1].p < 0.05);
+    assert_near(t.changes[1].p_wilcoxon, 0.0625, 1e-12);
+    assert_int_equal(t.cells[3].n_stalls, 1);
+    assert_int_equal(t.cells[1].n_stalls, 0);
+    assert_true(t.cells[3].centre >= t.cells[3].s.mean_lo
+                && t.cells[3].centre <= t.cells[3].s.mean_hi);
+    md = rcuprof_table_markdown(&t);
+    assert_non_null(md);
+    if (strstr(md, "- tests disagree at 0.05: ") == NULL
+        || strstr(md, "b@1 (t p ") == NULL
+        || strstr(md, ", Wilcoxon p 0.0625)") == NULL
+        || strstr(md, "b@2 (t p ") != NULL
+        || strstr(md, "- stalls (runs above 5x their cell's median; kept in the figures): b@2 1 of 5 (median 101.0)\n") == NULL)
+        fail_msg("markdown:\n%s", md);
+    free(md);
+    csv = rcuprof_table_csv(&t);
+    assert_non_null(csv);
+    assert_non_null(strstr(csv, ",noisy,outliers,stalls,ops_per_s,"));
+    free(csv);
+    j = rcuprof_table_json(&t, &rs);
+    cell = json_object_get(json_object_get(json_object_get(json_array_get(
+        json_object_get(j, "rows"), 1), "cells"), "b"), "stalls");
+    assert_int_equal(json_integer_value(cell), 1);
+    cell = json_object_get(json_object_get(json_object_get(json_array_get(
+        json_object_get(j, "rows"), 1), "cells"), "b"), "centre");
+    assert_near(json_number_value(cell), t.cells[3].centre, 1e-9);
+    json_decref(j);
     rcuprof_table_free(&t);
     rcuprof_results_free(&rs);
 }
 
 static void test_table_needs_two(void **state)
 {
-    char path[300], err[512], *text = header_line("[\"solo\"]", 1);
+    char err[512], *text = header_line("[\"solo\"]", 1);
     rcuprof_results rs;
     rcuprof_table t;
 
     (void)state;
     add_point(&text, "solo", 0, 1, "ok", 100);
-    snprintf(path, sizeof(path), "%s/solo.jsonl", tmpdir);
-    write_file(path, text);
-    free(text);
-    memset(&rs, 0, sizeof(rs));
-    assert_int_equal(rcuprof_results_read(&rs, path, err, sizeof(err)), 0);
+    read_text(&rs, "solo", text);
     assert_int_equal(rcuprof_table_build(&rs, NULL, RCUPROF_METRIC_WALL, &t,
                                          err, sizeof(err)), -1);
     assert_non_null(strstr(err, "needs two"));
@@ -800,7 +907,7 @@ static void test_coherent_n5(void **state)
     free(md);
     md = rcuprof_table_markdown(&t);
     assert_non_null(md);
-    if (strstr(md, "| 225.8 -85.1% [-93.3, -66.6] \u2713 |") == NULL)
+    if (strstr(md, "| 247.1 -85.1% [-93.3, -66.6] \u2713 |") == NULL)
         fail_msg("compact markdown:\n%s", md);
     free(md);
     rcuprof_table_free(&t);
@@ -921,11 +1028,14 @@ int main(void)
         cmocka_unit_test(test_table),
         cmocka_unit_test(test_change_resolved),
         cmocka_unit_test(test_table_states),
+        cmocka_unit_test(test_table_states_too_few),
+        cmocka_unit_test(test_table_tails_disagree),
         cmocka_unit_test(test_table_needs_two),
         cmocka_unit_test(test_coherent_n5),
         cmocka_unit_test(test_coherent_rows),
         cmocka_unit_test(test_too_few),
     };
 
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, unit_tmpdir_setup,
+                                  unit_tmpdir_teardown);
 }

@@ -16,24 +16,7 @@
 #include <cmocka.h>
 
 #include "cli.h"
-
-static char tmpdir[256];
-
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(tmpdir, sizeof(tmpdir), "/tmp/rcuprof-unit-XXXXXX");
-    return mkdtemp(tmpdir) == NULL;
-}
-
-static int teardown(void **state)
-{
-    char cmd[300];
-
-    (void)state;
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-    return system(cmd) != 0;
-}
+#include "../unit_tmpdir.h"
 
 static int count_entries(const char *dir)
 {
@@ -267,5 +250,6 @@ int main(void)
         cmocka_unit_test(test_driver_spawn),
     };
 
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, unit_tmpdir_setup,
+                                  unit_tmpdir_teardown);
 }
