@@ -51,7 +51,7 @@ static const struct rcuprof_opt whatif_rows[ARG_N] = {
                    "the variant to run (one that has the site; any variant for a baseline's driver site)"),
     RCUPROF_OPTION(RCUPROF_OPT_STRING, "site", 0, "S", "", 0, 0,
                    struct whatif_args, site, NULL,
-                   "the delay site (as run --delay-site); one the variant lacks is refused with the list it has"),
+                   "the delay site (a name of the variant's build.delay_sites, or of the baseline workload's); one it lacks is refused with the list it has"),
     RCUPROF_OPTION(RCUPROF_OPT_STRING, "delays", 0, "LIST", "", 0, 0,
                    struct whatif_args, delays, NULL,
                    "delays in ns per call, e.g. 0,50,100,200: each 0 to 100000, at least 2 distinct, at most 16"),
