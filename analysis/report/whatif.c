@@ -313,25 +313,24 @@ char *rcuprof_whatif_gnuplot(const json_t *rep, const char *dir)
         gp_quote(f, title);
         fprintf(f, "\nset xlabel 'delay put on each op (ns/op)'\n"
                    "set ylabel 'wall time per op (ns/op)'\n"
-                   "set key top left\nset grid\nset yrange [0:*]\n");
+                   "set key top left\nset grid\nset yrange [0:*]\n"
+                   "set offsets graph 0.03, graph 0.03, 0, 0\n");
         fprintf(f, "plot");
         json_array_foreach(json_object_get(rep, "rows"), i, r) {
             const json_t *s = json_object_get(r, "slope"),
                 *ic = json_object_get(r, "intercept");
             double sv = jnum(s, "value"), iv = jnum(ic, "value");
             char key[160];
+            long long nt = (long long)json_integer_value(json_object_get(r, "threads"));
+            const char *tw = nt == 1 ? "thread" : "threads";
 
             if (isfinite(jnum(s, "lo")))
-                snprintf(key, sizeof(key), "%lld threads: slope %.2f [%.2f, %.2f]",
-                         (long long)json_integer_value(json_object_get(r, "threads")),
-                         sv, jnum(s, "lo"), jnum(s, "hi"));
+                snprintf(key, sizeof(key), "%lld %s: slope %.2f [%.2f, %.2f]",
+                         nt, tw, sv, jnum(s, "lo"), jnum(s, "hi"));
             else if (isfinite(sv))
-                snprintf(key, sizeof(key), "%lld threads: slope %.2f",
-                         (long long)json_integer_value(json_object_get(r, "threads")),
-                         sv);
+                snprintf(key, sizeof(key), "%lld %s: slope %.2f", nt, tw, sv);
             else
-                snprintf(key, sizeof(key), "%lld threads",
-                         (long long)json_integer_value(json_object_get(r, "threads")));
+                snprintf(key, sizeof(key), "%lld %s", nt, tw);
             fprintf(f, "%s $w%zu using 1:2:3:4 with yerrorbars lc %zu pt 7 title ",
                     i ? ", \\\n    " : " ", i, i + 1);
             gp_quote(f, key);
