@@ -81,4 +81,21 @@ json_t *rcuprof_explain_report_json(const struct rcuprof_explain_meta_st *m);
 /* explain.md from explain.json (everything the markdown shows is in it). */
 char *rcuprof_explain_markdown(const json_t *report);
 
+/*
+ * whatif.c (docs/interfaces.md section 9): whatif.json (schema
+ * rcuprof-whatif/1) is the analysis (analysis/whatif.h) merged into meta
+ * (variant, site, where, threads, reps, seed, options, inputs,
+ * rcuprof_version, created_unix_ns: copied as given); whatif.md, whatif.csv
+ * (one row per thread count and delay) and the gnuplot script (DIR/whatif
+ * .png.tmp and .svg.tmp for the caller to rename) are rendered from that
+ * JSON, so they carry the same figures.
+ */
+struct rcuprof_whatif_st;
+json_t *rcuprof_whatif_json(const struct rcuprof_whatif_st *w,
+                            const json_t *meta);
+char *rcuprof_whatif_markdown(const json_t *report);
+char *rcuprof_whatif_csv(const json_t *report);
+char *rcuprof_whatif_gnuplot(const json_t *report, const char *dir);
+const char *const *rcuprof_whatif_plots(void);
+
 #endif

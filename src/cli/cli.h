@@ -131,6 +131,37 @@ int rcuprof_cmd_run(int argc, char **argv);
 int rcuprof_cmd_sweep(int argc, char **argv);
 int rcuprof_cmd_compare(int argc, char **argv);
 int rcuprof_cmd_report(int argc, char **argv);
+/* report.c: gnuplot on PATH (into buf), or NULL; run it on DIR/SCRIPT and
+ * rename each of outs' DIR/NAME.tmp into place (0), or remove them and
+ * print one line prefixed with cmd (-1). */
+const char *rcuprof_find_gnuplot(char *buf, size_t n);
+int rcuprof_run_gnuplot(const char *cmd, const char *gp, const char *dir,
+                        const char *script_name, const char *const *outs);
+
+/*
+ * sweep.c: the runs of `rcuprof whatif` (issue 17) on sweep's machinery:
+ * DIR/results.jsonl (section 7) with spec.whatif {site, delays_ns}; in
+ * every block and thread count each delay once, shuffled from the seed;
+ * every run the driver options plus --delay-site and --delay-ns; each
+ * point line `delay_ns`; adaptive with target_mde (NAN: off).  The file
+ * must not exist.  0, RCUPROF_ERR_RUN (some run failed) or an exit code
+ * with its one line printed (a first run refused by the driver: usage,
+ * nothing written).
+ */
+struct rcuprof_whatif_plan {
+    const char *variant, *site, *dir;
+    const unsigned *threads;
+    size_t nthreads;
+    const unsigned *delays;
+    size_t ndelays;
+    unsigned reps;
+    uint64_t seed, timeout;
+    double target_mde, max_time;
+    json_t *options;            /* the driver options (name -> value) */
+};
+int rcuprof_sweep_whatif(const struct rcuprof_whatif_plan *p);
+/* whatif.c */
+int rcuprof_cmd_whatif(int argc, char **argv);
 
 /* explain.c (issue 10; explain.h has the pure parts) */
 int rcuprof_cmd_explain(int argc, char **argv);

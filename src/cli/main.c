@@ -28,6 +28,9 @@ static const struct cmd cmds[] = {
     { "sweep", rcuprof_cmd_sweep,
       "sweep --variants A,B --threads LIST --reps N --out DIR [--resume] [...]\n"
       "                                         interleaved repetitions into DIR/results.jsonl" },
+    { "whatif", rcuprof_cmd_whatif,
+      "whatif --variant V --site S --delays LIST --threads LIST [--reps N] [--out DIR] [...]\n"
+      "                                         what a site costs: the slope of ns/op on injected delay" },
     { "compare", rcuprof_cmd_compare,
       "compare RESULTS... [--baseline V] [--metric M] [--format md|md-wide|csv|json]\n"
       "                                         the A/B table: intervals, paired tests, Holm, MDE" },

@@ -71,7 +71,7 @@ static int write_text(const char *dir, const char *name, const char *text)
     return 0;
 }
 
-static const char *find_gnuplot(char *buf, size_t n)
+const char *rcuprof_find_gnuplot(char *buf, size_t n)
 {
     const char *path = getenv("PATH"), *p, *e;
 
@@ -86,9 +86,9 @@ static const char *find_gnuplot(char *buf, size_t n)
     return NULL;
 }
 
-/* Run gnuplot on DIR/plots.gp; rename the plots into place on success. */
-static int run_gnuplot(const char *gp, const char *dir,
-                       const char *const *outs)
+/* Run gnuplot on DIR/SCRIPT; rename the plots into place on success. */
+int rcuprof_run_gnuplot(const char *cmd, const char *gp, const char *dir,
+                        const char *script_name, const char *const *outs)
 {
     char script[PATH_MAX], tmp[PATH_MAX], fin[PATH_MAX], msg[512];
     char *argv[3];
@@ -96,12 +96,12 @@ static int run_gnuplot(const char *gp, const char *dir,
     size_t i;
     int ok;
 
-    snprintf(script, sizeof(script), "%s/plots.gp", dir);
+    snprintf(script, sizeof(script), "%s/%s", dir, script_name);
     argv[0] = (char *)gp;
     argv[1] = script;
     argv[2] = NULL;
     if (rcuprof_driver_spawn(gp, argv, 60, &r) != 0) {
-        rcuprof_err("report: cannot start %s: check it is executable", gp);
+        rcuprof_err("%s: cannot start %s: check it is executable", cmd, gp);
         return -1;
     }
     ok = r.exited && r.status == 0 && !r.timed_out;
@@ -111,8 +111,8 @@ static int run_gnuplot(const char *gp, const char *dir,
         snprintf(msg, sizeof(msg), "%s", r.err != NULL ? r.err : "");
         while ((nl = strchr(msg, '\n')) != NULL)
             *nl = ' ';
-        rcuprof_err("report: gnuplot failed on %s (%s%.300s): the tables are written; check the gnuplot install",
-                    script, r.timed_out ? "timed out " : "", msg);
+        rcuprof_err("%s: gnuplot failed on %s (%s%.300s): the tables are written; check the gnuplot install",
+                    cmd, script, r.timed_out ? "timed out " : "", msg);
     }
     rcuprof_driver_result_free(&r);
     for (i = 0; outs[i] != NULL; i++) {
@@ -214,11 +214,12 @@ static int report_write(struct report *r, const char *dir)
         || write_text(dir, "scaling.csv", r->scaling_csv) != 0
         || write_text(dir, "plots.gp", r->script) != 0)
         return RCUPROF_ERR_SYSTEM;
-    gp = find_gnuplot(gpbuf, sizeof(gpbuf));
+    gp = rcuprof_find_gnuplot(gpbuf, sizeof(gpbuf));
     if (gp == NULL)
         fprintf(stderr, "rcuprof: report: gnuplot not found: no plots (install gnuplot-nox); the tables are in %s\n",
                 dir);
-    else if (run_gnuplot(gp, dir, rcuprof_report_plots(&r->an.t)) != 0)
+    else if (rcuprof_run_gnuplot("report", gp, dir, "plots.gp",
+                                 rcuprof_report_plots(&r->an.t)) != 0)
         return RCUPROF_ERR_SYSTEM;
     printf("report: %s/results.md, results-wide.md, results.csv, results.json, scaling.md, scaling.csv%s%s\n",
            dir,

@@ -17,10 +17,18 @@
  * out.  The plan of block b does not depend on how many blocks follow, so
  * extending it keeps every point already run; each point is still
  * appended the moment it finishes.
+ *
+ * whatif (issue 17) runs on the same machinery: one variant, and in each
+ * block and thread count every delay once in a shuffled order (the delays
+ * take the place of the variants in the plan: a cell is (thread count,
+ * delay)); each run gets --delay-site and --delay-ns, each point line
+ * `delay_ns`, the spec `whatif` {site, delays_ns}
+ * (rcuprof_sweep_whatif, cli.h).
  */
 #define _GNU_SOURCE
 #include "cli.h"
 #include "results.h"
+#include "whatif.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -44,6 +52,7 @@
 struct plan_point {
     unsigned block, threads, order, seq;
     size_t variant;
+    size_t delay;               /* whatif: index into sweep.delays */
     int done;
 };
 
@@ -67,7 +76,20 @@ struct sweep {
     size_t nplan;
     int fd;
     int tty;
+    const char *cmd;            /* "sweep" or "whatif": messages */
+    /* whatif: the site and the delays (ns) that take the variants' place
+     * in the shuffled order; ndelays 0 for a sweep */
+    const char *site;
+    unsigned delays[RCUPROF_WHATIF_DELAYS_MAX];
+    size_t ndelays;
 };
+
+/* The plan's arms per block and thread count: the variants, or (whatif)
+ * the one variant at every delay. */
+static size_t sweep_arms(const struct sweep *sw)
+{
+    return sw->nvariants * (sw->ndelays > 0 ? sw->ndelays : 1);
+}
 
 /*
  * Blocks x thread counts (ascending) x variants (shuffled per count), for
@@ -76,23 +98,26 @@ struct sweep {
  */
 static int sweep_plan(struct sweep *sw, uint64_t seed, unsigned nblocks)
 {
-    size_t perm[SWEEP_VARIANTS_MAX], i, j, k = 0, old = sw->nplan;
+    size_t perm[SWEEP_VARIANTS_MAX * RCUPROF_WHATIF_DELAYS_MAX], i, j, k = 0;
+    size_t old = sw->nplan, narms = sweep_arms(sw);
+    size_t per = sw->ndelays > 0 ? sw->ndelays : 1;
     struct plan_point *np;
     unsigned b;
     uint64_t st = seed;
 
-    np = calloc((size_t)nblocks * sw->nthreads * sw->nvariants, sizeof(*np));
+    np = calloc((size_t)nblocks * sw->nthreads * narms, sizeof(*np));
     if (np == NULL)
         return -1;
     for (b = 0; b < nblocks; b++) {
         for (i = 0; i < sw->nthreads; i++) {
-            for (j = 0; j < sw->nvariants; j++)
+            for (j = 0; j < narms; j++)
                 perm[j] = j;
-            rcuprof_rand_shuffle(perm, sw->nvariants, &st);
-            for (j = 0; j < sw->nvariants; j++, k++) {
+            rcuprof_rand_shuffle(perm, narms, &st);
+            for (j = 0; j < narms; j++, k++) {
                 np[k].block = b;
                 np[k].threads = sw->threads[i];
-                np[k].variant = perm[j];
+                np[k].variant = perm[j] / per;
+                np[k].delay = perm[j] % per;
                 np[k].order = (unsigned)j;
                 np[k].seq = (unsigned)k;
                 np[k].done = k < old && sw->plan[k].done;
@@ -208,10 +233,15 @@ static void progress(const struct sweep *sw, size_t done, size_t total,
                      const struct plan_point *p, const char *what,
                      double eta)
 {
-    char e[32];
+    char e[32], arm[128];
     int i, width = 24, fill = total ? (int)(width * done / total) : width;
 
     fmt_dur(eta, e, sizeof(e));
+    if (sw->ndelays > 0)
+        snprintf(arm, sizeof(arm), "%s %s+%u ns", sw->variants[p->variant],
+                 sw->site, sw->delays[p->delay]);
+    else
+        snprintf(arm, sizeof(arm), "%s", sw->variants[p->variant]);
     if (sw->tty) {
         fputc('\r', stderr);
         fputc('[', stderr);
@@ -219,24 +249,30 @@ static void progress(const struct sweep *sw, size_t done, size_t total,
             fputc(i < fill ? '#' : '.', stderr);
         fprintf(stderr, "] %zu/%zu block %u/%u threads %u %s%s%s eta %s\033[K",
                 done, total, p->block + 1, sw->nblocks, p->threads,
-                sw->variants[p->variant], what[0] ? ": " : "", what, e);
+                arm, what[0] ? ": " : "", what, e);
         fflush(stderr);
     } else if (what[0]) {
-        fprintf(stderr, "sweep: %zu/%zu block %u/%u threads %u %s: %s, eta %s\n",
-                done, total, p->block + 1, sw->nblocks, p->threads,
-                sw->variants[p->variant], what, e);
+        fprintf(stderr, "%s: %zu/%zu block %u/%u threads %u %s: %s, eta %s\n",
+                sw->cmd, done, total, p->block + 1, sw->nblocks, p->threads,
+                arm, what, e);
     }
 }
 
 static void announce(const struct sweep *sw, size_t todo, uint64_t seed)
 {
-    fprintf(stderr, "%ssweep: %zu points (%zu variants x %zu thread counts x %u reps), %zu to run, seed %llu, into %s\n",
-            sw->tty ? "\r\033[K" : "", sw->nplan, sw->nvariants,
-            sw->nthreads, sw->nblocks, todo, (unsigned long long)seed,
-            sw->path);
+    if (sw->ndelays > 0)
+        fprintf(stderr, "%swhatif: %zu points (%s at %zu delays x %zu thread counts x %u reps), %zu to run, seed %llu, into %s\n",
+                sw->tty ? "\r\033[K" : "", sw->nplan, sw->site,
+                sw->ndelays, sw->nthreads, sw->nblocks, todo,
+                (unsigned long long)seed, sw->path);
+    else
+        fprintf(stderr, "%ssweep: %zu points (%zu variants x %zu thread counts x %u reps), %zu to run, seed %llu, into %s\n",
+                sw->tty ? "\r\033[K" : "", sw->nplan, sw->nvariants,
+                sw->nthreads, sw->nblocks, todo, (unsigned long long)seed,
+                sw->path);
     if (isfinite(sw->target_mde))
-        fprintf(stderr, "sweep: adaptive: after the first %u blocks, blocks are added until every MDE is at most %.3g%%%s\n",
-                sw->reps, sw->target_mde, sw->max_time > 0
+        fprintf(stderr, "%s: adaptive: after the first %u blocks, blocks are added until every MDE is at most %.3g%%%s\n",
+                sw->cmd, sw->reps, sw->target_mde, sw->max_time > 0
                 ? " or the time runs out" : "");
 }
 
@@ -311,11 +347,27 @@ static json_t *run_point(struct sweep *sw, const struct plan_point *p,
     if ((dopts = json_deep_copy(opts)) == NULL
         || json_object_set_new(dopts, "threads",
                                json_sprintf("%u", p->threads)) != 0
-        || (dargc = rcuprof_driver_argv(drv, dopts, dargv, 64)) < 0) {
+        || (dargc = rcuprof_driver_argv(drv, dopts, dargv, 62)) < 0) {
         json_decref(dopts);
         return NULL;
     }
     json_decref(dopts);
+    /* whatif: this point's delay at the site. */
+    if (sw->ndelays > 0) {
+        if (asprintf(&dargv[dargc], "--delay-site=%s", sw->site) < 0) {
+            dargv[dargc] = NULL;
+            rcuprof_driver_argv_free(dargv);
+            return NULL;
+        }
+        dargv[dargc + 1] = NULL;
+        if (asprintf(&dargv[dargc + 1], "--delay-ns=%u",
+                     sw->delays[p->delay]) < 0) {
+            dargv[dargc + 1] = NULL;
+            rcuprof_driver_argv_free(dargv);
+            return NULL;
+        }
+        dargv[dargc + 2] = NULL;
+    }
 
     line = json_pack("{s:s, s:i, s:i, s:s, s:i, s:i, s:I}",
                      "type", "point", "block", (int)p->block,
@@ -323,6 +375,9 @@ static json_t *run_point(struct sweep *sw, const struct plan_point *p,
                      "variant", sw->variants[p->variant],
                      "order", (int)p->order, "seq", (int)p->seq,
                      "start_unix_ns", (json_int_t)rcuprof_time_real_ns());
+    if (line != NULL && sw->ndelays > 0)
+        json_object_set_new(line, "delay_ns",
+                            json_integer(sw->delays[p->delay]));
     if (rcuprof_driver_spawn(drv, dargv, (double)sw->timeout, &r) != 0) {
         memset(&r, 0, sizeof(r));
         r.exited = 1;
@@ -711,20 +766,20 @@ static int sweep_create(struct sweep *sw, json_t *point, int usage_fail)
     if (usage_fail) {
         if (sw->tty)
             fputs("\r\033[K", stderr);
-        rcuprof_err("sweep: %s", json_string_value(
+        rcuprof_err("%s: %s", sw->cmd, json_string_value(
             json_object_get(point, "message")));
         return RCUPROF_ERR_USAGE;
     }
     if (mkdir(sw->dir, 0755) != 0 && errno != EEXIST) {
-        rcuprof_err("sweep: cannot create %s (%s): check the parent folder exists and is writable",
-                    sw->dir, strerror(errno));
+        rcuprof_err("%s: cannot create %s (%s): check the parent folder exists and is writable",
+                    sw->cmd, sw->dir, strerror(errno));
         return RCUPROF_ERR_SYSTEM;
     }
     sw->fd = open(sw->path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL
                   | O_CLOEXEC, 0644);
     if (sw->fd < 0 || flock(sw->fd, LOCK_EX | LOCK_NB) != 0) {
-        rcuprof_err("sweep: cannot create %s (%s): check the folder is writable and no other sweep uses it",
-                    sw->path, strerror(errno));
+        rcuprof_err("%s: cannot create %s (%s): check the folder is writable and no other sweep uses it",
+                    sw->cmd, sw->path, strerror(errno));
         return RCUPROF_ERR_SYSTEM;
     }
     h = json_pack("{s:s, s:s, s:O, s:s, s:I, s:I}", "type", "header",
@@ -734,7 +789,7 @@ static int sweep_create(struct sweep *sw, json_t *point, int usage_fail)
     wr = h != NULL ? append_json(sw->fd, h) : -1;
     json_decref(h);
     if (wr != 0) {
-        rcuprof_err("sweep: cannot write %s (%s): check the disk", sw->path,
+        rcuprof_err("%s: cannot write %s (%s): check the disk", sw->cmd, sw->path,
                     strerror(errno));
         unlink(sw->path);
         return RCUPROF_ERR_SYSTEM;
@@ -778,7 +833,7 @@ static int sweep_run_plan(struct sweep *sw, struct run_state *rs)
         if (point == NULL) {
             if (sw->tty)
                 fputc('\n', stderr);
-            rcuprof_err("sweep: out of memory");
+            rcuprof_err("%s: out of memory", sw->cmd);
             return RCUPROF_ERR_SYSTEM;
         }
         st = json_string_value(json_object_get(point, "status"));
@@ -792,8 +847,8 @@ static int sweep_run_plan(struct sweep *sw, struct run_state *rs)
         if (append_json(sw->fd, point) != 0) {
             if (sw->tty)
                 fputc('\n', stderr);
-            rcuprof_err("sweep: cannot append to %s (%s): check the disk, then --resume",
-                        sw->path, strerror(errno));
+            rcuprof_err("%s: cannot append to %s (%s): check the disk, then --resume",
+                        sw->cmd, sw->path, strerror(errno));
             json_decref(point);
             return RCUPROF_ERR_SYSTEM;
         }
@@ -824,6 +879,33 @@ static int sweep_need(const struct sweep *sw, rcuprof_adaptive_need *need,
     rcuprof_table t;
     char err[512];
     int rc = -1;
+
+    if (sw->ndelays > 0) {
+        /* whatif: the cells are (thread count, delay). */
+        rcuprof_whatif_obs *obs = NULL;
+        rcuprof_whatif_need wn;
+        json_t *h = NULL;
+        size_t nobs = 0;
+
+        if (rcuprof_whatif_load(sw->path, &h, &obs, &nobs, err,
+                                sizeof(err)) != 0)
+            snprintf(why, n, "%.200s", err);
+        else if (rcuprof_whatif_adaptive(obs, nobs, sw->reps, sw->target_mde,
+                                         SWEEP_REPS_MAX, &wn) != 0)
+            snprintf(why, n, "no cell has 2 successful first-stage blocks: its spread is unknown");
+        else {
+            memset(need, 0, sizeof(*need));
+            need->worst_mde_pct = wn.worst_mde_pct;
+            need->blocks = wn.blocks;
+            need->unknown = wn.unknown;
+            snprintf(why, n, "%u threads at %.0f ns", wn.worst_threads,
+                     wn.worst_delay_ns);
+            rc = 0;
+        }
+        json_decref(h);
+        free(obs);
+        return rc;
+    }
 
     memset(&rs, 0, sizeof(rs));
     memset(&t, 0, sizeof(t));
@@ -856,7 +938,7 @@ static int sweep_need(const struct sweep *sw, rcuprof_adaptive_need *need,
 static int sweep_adapt(struct sweep *sw, struct run_state *rs, char *stop,
                        size_t n)
 {
-    size_t per_block = sw->nthreads * sw->nvariants;
+    size_t per_block = sw->nthreads * sweep_arms(sw);
     double t_adapt = rcuprof_time_mono_s(), block_s = NAN;
     unsigned added = 0;
     int rc;
@@ -880,8 +962,8 @@ static int sweep_adapt(struct sweep *sw, struct run_state *rs, char *stop,
         if (sw->max_time > 0 && eta > sw->max_time - elapsed)
             eta = fmax(0, sw->max_time - elapsed);
         fmt_dur(isfinite(block_s) ? eta : -1, e, sizeof(e));
-        fprintf(stderr, "%ssweep: adaptive: %u blocks, worst MDE %.1f%% (%s), target %.3g%%: %zu blocks needed%s, eta %s\n",
-                sw->tty ? "\r\033[K" : "", sw->nblocks, need.worst_mde_pct,
+        fprintf(stderr, "%s%s: adaptive: %u blocks, worst MDE %.1f%% (%s), target %.3g%%: %zu blocks needed%s, eta %s\n",
+                sw->tty ? "\r\033[K" : "", sw->cmd, sw->nblocks, need.worst_mde_pct,
                 where, sw->target_mde, need.blocks,
                 need.blocks > SWEEP_REPS_MAX ? " (more than the limit)" : "",
                 e);
@@ -916,7 +998,7 @@ static int sweep_adapt(struct sweep *sw, struct run_state *rs, char *stop,
             return 0;
         }
         if (sweep_plan(sw, rs->seed, sw->nblocks + 1) != 0) {
-            rcuprof_err("sweep: out of memory");
+            rcuprof_err("%s: out of memory", sw->cmd);
             return RCUPROF_ERR_SYSTEM;
         }
         rs->todo += per_block;
@@ -954,10 +1036,13 @@ static int sweep_run(struct sweep *sw)
         return rc;
     if (sw->tty && rs.todo > 0)
         fputc('\n', stderr);
-    printf("sweep: %zu points run (%zu ok, %zu failed), %zu already done; results in %s\n",
-           rs.done_now, rs.nok, rs.nfail, sw->nplan - rs.todo, sw->path);
+    /* whatif prints its table on stdout: this goes with the progress. */
+    fprintf(sw->ndelays > 0 ? stderr : stdout,
+            "%s: %zu points run (%zu ok, %zu failed), %zu already done; results in %s\n",
+           sw->cmd, rs.done_now, rs.nok, rs.nfail, sw->nplan - rs.todo, sw->path);
     if (stop[0])
-        printf("sweep: %s\n", stop);
+        fprintf(sw->ndelays > 0 ? stderr : stdout, "%s: %s\n", sw->cmd,
+                stop);
     return rs.nfail > 0 ? RCUPROF_ERR_RUN : RCUPROF_OK;
 }
 
@@ -971,6 +1056,7 @@ int rcuprof_cmd_sweep(int argc, char **argv)
 
     memset(&sw, 0, sizeof(sw));
     sw.fd = -1;
+    sw.cmd = "sweep";
     rc = sweep_parse(argc, argv, &args, seen, options);
     if (rc != 0) {
         json_decref(options);
@@ -1004,6 +1090,62 @@ int rcuprof_cmd_sweep(int argc, char **argv)
     if (rc == 0)
         rc = sweep_run(&sw);
     json_decref(options);
+    sweep_free(&sw);
+    return rc;
+}
+
+int rcuprof_sweep_whatif(const struct rcuprof_whatif_plan *wp)
+{
+    struct sweep sw;
+    json_t *tl = json_array(), *dl = json_array(), *wi;
+    size_t i;
+    int rc;
+
+    memset(&sw, 0, sizeof(sw));
+    sw.fd = -1;
+    sw.cmd = "whatif";
+    sw.dir = wp->dir;
+    sw.timeout = wp->timeout;
+    sw.max_time = wp->max_time;
+    sw.target_mde = wp->target_mde;
+    sw.site = wp->site;
+    sw.reps = wp->reps;
+    if (wp->nthreads > RCUPROF_THREADS_MAX
+        || wp->ndelays < 2 || wp->ndelays > RCUPROF_WHATIF_DELAYS_MAX
+        || snprintf(sw.path, sizeof(sw.path), "%s/results.jsonl", sw.dir)
+           >= (int)sizeof(sw.path)) {
+        json_decref(tl);
+        json_decref(dl);
+        rcuprof_err("whatif: too many thread counts or delays, or --out too long");
+        return RCUPROF_ERR_USAGE;
+    }
+    sw.nvariants = 1;
+    sw.variants[0] = strdup(wp->variant);
+    sw.nthreads = wp->nthreads;
+    memcpy(sw.threads, wp->threads, wp->nthreads * sizeof(*wp->threads));
+    sw.ndelays = wp->ndelays;
+    memcpy(sw.delays, wp->delays, wp->ndelays * sizeof(*wp->delays));
+    for (i = 0; i < sw.nthreads; i++)
+        json_array_append_new(tl, json_integer(sw.threads[i]));
+    for (i = 0; i < sw.ndelays; i++)
+        json_array_append_new(dl, json_integer(sw.delays[i]));
+    wi = json_pack("{s:s, s:o}", "site", wp->site, "delays_ns", dl);
+    sw.spec = json_pack("{s:[s], s:o, s:i, s:O, s:I, s:s, s:o}",
+                        "variants", wp->variant, "threads", tl,
+                        "reps", (int)sw.reps, "options", wp->options,
+                        "seed", (json_int_t)wp->seed,
+                        "rcuprof_version", RCUPROF_VERSION, "whatif", wi);
+    if (sw.spec != NULL && isfinite(sw.target_mde))
+        json_object_set_new(sw.spec, "target_mde_pct",
+                            json_real(sw.target_mde));
+    if (sw.variants[0] == NULL || sw.spec == NULL
+        || rcuprof_spec_hash(sw.spec, sw.hash) != 0
+        || sweep_plan(&sw, wp->seed, sw.reps) != 0) {
+        rcuprof_err("whatif: out of memory");
+        sweep_free(&sw);
+        return RCUPROF_ERR_SYSTEM;
+    }
+    rc = sweep_run(&sw);
     sweep_free(&sw);
     return rc;
 }

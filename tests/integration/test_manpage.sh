@@ -59,6 +59,8 @@ cmd_help "$TMP/report" report
 check "report" "$TMP/report" '^rcuprof report'
 cmd_help "$TMP/explain" explain
 check "explain" "$TMP/explain" '^rcuprof explain' '^Driver options'
+cmd_help "$TMP/whatif" whatif
+check "whatif" "$TMP/whatif" '^rcuprof whatif' '^Driver options'
 cmd_help "$TMP/attribute" attribute
 check "attribute" "$TMP/attribute" '^rcuprof attribute'
 
@@ -69,7 +71,7 @@ for o in $(tags '^Driver options'); do
 done
 
 # Every command has its section.
-for c in 'variants' 'variant add' 'events' 'run' 'sweep' 'compare' 'report' 'explain' 'attribute'; do
+for c in 'variants' 'variant add' 'events' 'run' 'sweep' 'compare' 'report' 'explain' 'whatif' 'attribute'; do
     grep -qE "^\.SS rcuprof $c( |$)" "$MAN" && pass "section for $c" || fail "no .SS section for rcuprof $c"
 done
 

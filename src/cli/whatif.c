@@ -1,0 +1,499 @@
+/*
+ * `rcuprof whatif`: causal attribution by delay injection (issue 17;
+ * docs/interfaces.md sections 1, 3.4 and 9).
+ *
+ * Everything is checked before anything runs: the variant known and
+ * built, the site one its driver has (`--version`: build.delay_sites, or
+ * build.driver_delay_sites[workload] for a baseline workload), the delays
+ * and thread counts.  Then the runs, on sweep's machinery
+ * (rcuprof_sweep_whatif: DIR/results.jsonl appended point by point,
+ * interleaved blocks shuffled from the seed, adaptive with --target-mde),
+ * then the fit (analysis/whatif.c) and the writers
+ * (analysis/report/whatif.c): whatif.json, whatif.md (also on stdout),
+ * whatif.csv and, with gnuplot, whatif.png and .svg.  Without --out the
+ * runs go to a temporary folder that is removed: stdout only.
+ */
+#define _GNU_SOURCE
+#include "cli.h"
+#include "rcuprof_report.h"
+#include "whatif.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef RCUPROF_VERSION
+# define RCUPROF_VERSION "0.0.0"
+#endif
+
+#define WHATIF_REPS_MAX 10000
+
+struct whatif_args {
+    const char *variant, *site, *delays, *threads, *out;
+    unsigned reps;
+    uint64_t seed, timeout;
+    double target_mde, max_time;
+};
+
+enum { ARG_VARIANT, ARG_SITE, ARG_DELAYS, ARG_THREADS, ARG_REPS, ARG_OUT,
+       ARG_SEED, ARG_TIMEOUT, ARG_TARGET_MDE, ARG_MAX_TIME, ARG_HELP,
+       ARG_N };
+
+static const struct rcuprof_opt whatif_rows[ARG_N] = {
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "variant", 0, "V", "", 0, 0,
+                   struct whatif_args, variant, NULL,
+                   "the variant to run (one that has the site; any variant for a baseline's driver site)"),
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "site", 0, "S", "", 0, 0,
+                   struct whatif_args, site, NULL,
+                   "the delay site (a name of the variant's build.delay_sites, or of the baseline workload's); one it lacks is refused with the list it has"),
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "delays", 0, "LIST", "", 0, 0,
+                   struct whatif_args, delays, NULL,
+                   "delays in ns per call, e.g. 0,50,100,200: each 0 to 100000, at least 2 distinct, at most 16"),
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "threads", 0, "LIST", "", 0, 0,
+                   struct whatif_args, threads, NULL,
+                   "thread counts: 1,2,4 or 4-8 or 1-64:x2"),
+    RCUPROF_OPTION(RCUPROF_OPT_UINT, "reps", 0, "N", "5", 1, WHATIF_REPS_MAX,
+                   struct whatif_args, reps, NULL,
+                   "blocks (a slope interval needs 2); each runs every (thread count, delay) cell once"),
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "out", 0, "DIR", "", 0, 0,
+                   struct whatif_args, out, NULL,
+                   "write DIR/results.jsonl, whatif.md, whatif.json, whatif.csv and the plot (default: stdout only)"),
+    RCUPROF_OPTION(RCUPROF_OPT_UINT, "seed", 0, "N", "", 0, 0xffffffffULL,
+                   struct whatif_args, seed, NULL,
+                   "seed of the shuffled run order (default: random, recorded)"),
+    RCUPROF_OPTION(RCUPROF_OPT_SECONDS, "timeout", 0, "S", "120", 1, 86400,
+                   struct whatif_args, timeout, NULL,
+                   "kill a run after S seconds; it is recorded as failed"),
+    RCUPROF_OPTION(RCUPROF_OPT_CALLBACK, "target-mde", 0, "PCT", "", 0, 0,
+                   struct whatif_args, target_mde, rcuprof_cmd_opt_pct,
+                   "adaptive: after the --reps blocks, add blocks until every cell's minimum detectable effect is at most PCT %"),
+    RCUPROF_OPTION(RCUPROF_OPT_CALLBACK, "max-time", 0, "DUR", "", 0, 0,
+                   struct whatif_args, max_time, rcuprof_cmd_opt_duration,
+                   "adaptive: add no block that would end after DUR (90, 15m, 1h30m) from the start"),
+    RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 0, "", "", 0, 0, NULL),
+};
+
+/* Driver options whatif sets itself. */
+static const char *const own_driver[] = { "threads", "delay-site",
+                                          "delay-ns", NULL };
+
+/* The baseline workloads (section 1, run --workload): their sites are the
+ * driver's, not the library's. */
+static const char *const baselines[] = { "empty", "atomic", "padded",
+                                         "rwlock", "rcu", "urcu", "pingpong",
+                                         NULL };
+
+static void help(void)
+{
+    static const struct rcuprof_opt help_row[] = {
+        RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 0, "", "", 0, 0,
+                            "this list"),
+    };
+
+    printf("usage: rcuprof whatif --variant V --site S --delays LIST --threads LIST [options]\n");
+    rcuprof_opts_help(stdout, whatif_rows, ARG_N, 0, NULL);
+    printf("driver options, passed to every run (see rcuprof run --help):\n");
+    rcuprof_opts_help(stdout, rcuprof_driver_opts, rcuprof_driver_nopts, 0,
+                      own_driver);
+    rcuprof_opts_help(stdout, help_row, 1, 0, NULL);
+}
+
+/* --delays: whole numbers 0..100000, 2..16 items, no repeat, no empty
+ * item.  0, or -1 after the one line. */
+static int parse_delays(const char *arg, unsigned *d, size_t *nd)
+{
+    char err[512];
+    const char *p = arg;
+    size_t i, k = 0;
+
+    *nd = 0;
+    if (arg[0] == '\0') {
+        rcuprof_err("whatif: --delays is empty: give at least 2 delays in ns, like 0,100,200");
+        return -1;
+    }
+    if (rcuprof_list_check("delays", arg, err, sizeof(err)) != 0) {
+        rcuprof_err("whatif: %s", err);
+        return -1;
+    }
+    while (*p != '\0') {
+        unsigned long v = 0;
+        const char *s;
+
+        while (*p == ' ')
+            p++;
+        s = p;
+        while (*p >= '0' && *p <= '9') {
+            if (v <= RCUPROF_WHATIF_DELAY_NS_MAX)
+                v = v * 10 + (unsigned long)(*p - '0');
+            p++;
+        }
+        while (*p == ' ')
+            p++;
+        k++;
+        if (p == s || (*p != ',' && *p != '\0')) {
+            rcuprof_err("whatif: --delays '%s': item %zu is not a whole number of ns: give values 0 to %u",
+                        arg, k, RCUPROF_WHATIF_DELAY_NS_MAX);
+            return -1;
+        }
+        if (v > RCUPROF_WHATIF_DELAY_NS_MAX) {
+            rcuprof_err("whatif: --delays '%s': item %zu is above %u ns: give values 0 to %u",
+                        arg, k, RCUPROF_WHATIF_DELAY_NS_MAX,
+                        RCUPROF_WHATIF_DELAY_NS_MAX);
+            return -1;
+        }
+        if (*nd == RCUPROF_WHATIF_DELAYS_MAX) {
+            rcuprof_err("whatif: --delays '%s': more than %d delays: give at most %d",
+                        arg, RCUPROF_WHATIF_DELAYS_MAX,
+                        RCUPROF_WHATIF_DELAYS_MAX);
+            return -1;
+        }
+        for (i = 0; i < *nd; i++)
+            if (d[i] == v) {
+                rcuprof_err("whatif: --delays '%s': %lu ns is repeated (item %zu): give each delay once",
+                            arg, v, k);
+                return -1;
+            }
+        d[(*nd)++] = (unsigned)v;
+        if (*p == ',')
+            p++;
+    }
+    if (*nd < 2) {
+        rcuprof_err("whatif: --delays '%s': a slope needs at least 2 distinct delays, like 0,%s",
+                    arg, d[0] == 0 ? "100" : arg);
+        return -1;
+    }
+    return 0;
+}
+
+/* The names of a JSON array of strings, ", "-separated, or "none". */
+static void list_names(const json_t *a, char *buf, size_t n)
+{
+    const json_t *v;
+    size_t i, len = 0;
+
+    buf[0] = '\0';
+    json_array_foreach(a, i, v)
+        if (json_is_string(v) && len < n)
+            len += (size_t)snprintf(buf + len, n - len, "%s%s",
+                                    len ? ", " : "", json_string_value(v));
+    if (buf[0] == '\0')
+        snprintf(buf, n, "none");
+}
+
+static int in_list(const json_t *a, const char *s)
+{
+    const json_t *v;
+    size_t i;
+
+    json_array_foreach(a, i, v)
+        if (json_is_string(v) && strcmp(json_string_value(v), s) == 0)
+            return 1;
+    return 0;
+}
+
+/*
+ * The site against the driver's build record (its --version): the
+ * library's sites, or the baseline workload's.  A record without the
+ * members (a driver from before the delay sites) has none.  *where gets
+ * "library" or "driver".  0, or an exit code after the one line.
+ */
+static int check_site(const char *drv, const char *variant, const char *site,
+                      const char *workload, const char **where)
+{
+    char *argv[3], names[1024];
+    struct rcuprof_driver_result r;
+    json_t *rec, *b, *sites;
+    size_t i;
+    int base = 0, ok;
+
+    for (i = 0; baselines[i] != NULL; i++)
+        base |= strcmp(workload, baselines[i]) == 0;
+    argv[0] = (char *)drv;
+    argv[1] = "--version";
+    argv[2] = NULL;
+    if (rcuprof_driver_spawn(drv, argv, 60, &r) != 0) {
+        rcuprof_err("whatif: cannot start %s: check it is executable", drv);
+        return RCUPROF_ERR_SYSTEM;
+    }
+    rec = r.exited && r.status == 0 ? json_loads(r.out, 0, NULL) : NULL;
+    rcuprof_driver_result_free(&r);
+    if (!json_is_object(rec)) {
+        json_decref(rec);
+        rcuprof_err("whatif: %s --version printed no build record: rebuild the variant (make build)",
+                    drv);
+        return RCUPROF_ERR_SYSTEM;
+    }
+    /* The build record itself, or a document with it under "build". */
+    b = json_is_object(json_object_get(rec, "build"))
+        ? json_object_get(rec, "build") : rec;
+    sites = base ? json_object_get(json_object_get(b, "driver_delay_sites"),
+                                   workload)
+                 : json_object_get(b, "delay_sites");
+    ok = in_list(sites, site);
+    list_names(sites, names, sizeof(names));
+    json_decref(rec);
+    if (!ok) {
+        if (base)
+            rcuprof_err("whatif: --site '%s': the %s workload has no such delay site (its sites: %s): give one of those, or another --workload",
+                        site, workload, names);
+        else
+            rcuprof_err("whatif: --site '%s': variant %s has no such delay site (its sites: %s): give one of those, or a variant with the probe layer's delay sites",
+                        site, variant, names);
+        return RCUPROF_ERR_USAGE;
+    }
+    *where = base ? "driver" : "library";
+    return 0;
+}
+
+static int write_text(const char *dir, const char *name, const char *text)
+{
+    char path[PATH_MAX];
+
+    if (text == NULL) {
+        rcuprof_err("whatif: out of memory");
+        return -1;
+    }
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    if (rcuprof_write_atomic(path, text, strlen(text)) != 0) {
+        rcuprof_err("whatif: cannot write %s (%s): check the folder is writable",
+                    path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* The analysis of DIR/results.jsonl and every output of it.  0 or an exit
+ * code. */
+static int whatif_report(const struct rcuprof_whatif_plan *wp,
+                         const char *where, const char *out,
+                         const char *results)
+{
+    rcuprof_whatif_obs *obs = NULL;
+    rcuprof_whatif w;
+    json_t *header = NULL, *meta, *tl = json_array(), *rep = NULL;
+    double delays[RCUPROF_WHATIF_DELAYS_MAX];
+    char err[512], *md = NULL, *csv = NULL, *js = NULL, *gp = NULL;
+    char gpbuf[PATH_MAX];
+    const char *gnuplot;
+    size_t n = 0, i;
+    int rc = 0;
+
+    memset(&w, 0, sizeof(w));
+    for (i = 0; i < wp->ndelays; i++)
+        delays[i] = wp->delays[i];
+    for (i = 0; i < wp->nthreads; i++)
+        json_array_append_new(tl, json_integer(wp->threads[i]));
+    if (rcuprof_whatif_load(results, &header, &obs, &n, err, sizeof(err)) != 0) {
+        rcuprof_err("whatif: %s", err);
+        json_decref(tl);
+        return RCUPROF_ERR_SYSTEM;
+    }
+    if (rcuprof_whatif_analyse(obs, n, delays, wp->ndelays, wp->threads,
+                               wp->nthreads, &w, err, sizeof(err)) != 0) {
+        rcuprof_err("whatif: %s", err);
+        free(obs);
+        json_decref(header);
+        json_decref(tl);
+        return RCUPROF_ERR_SYSTEM;
+    }
+    free(obs);
+    meta = json_pack("{s:s, s:s, s:s, s:o, s:i, s:I, s:O, s:o, s:s, s:O}",
+                     "variant", wp->variant, "site", wp->site,
+                     "where", where, "threads", tl, "reps", (int)wp->reps,
+                     "seed", (json_int_t)wp->seed, "options", wp->options,
+                     "inputs", out != NULL ? json_pack("[s]", results)
+                                           : json_array(),
+                     "rcuprof_version", RCUPROF_VERSION,
+                     "created_unix_ns", json_object_get(header,
+                                                        "created_unix_ns"));
+    json_decref(header);
+    if (meta != NULL && isfinite(wp->target_mde))
+        json_object_set_new(meta, "target_mde_pct", json_real(wp->target_mde));
+    rep = meta != NULL ? rcuprof_whatif_json(&w, meta) : NULL;
+    json_decref(meta);
+    rcuprof_whatif_free(&w);
+    if (rep == NULL || (md = rcuprof_whatif_markdown(rep)) == NULL
+        || (csv = rcuprof_whatif_csv(rep)) == NULL
+        || (js = rcuprof_json_text(rep)) == NULL
+        || (out != NULL && (gp = rcuprof_whatif_gnuplot(rep, out)) == NULL)) {
+        rcuprof_err("whatif: out of memory");
+        rc = RCUPROF_ERR_SYSTEM;
+        goto done;
+    }
+    fputs(md, stdout);
+    fflush(stdout);
+    if (out == NULL)
+        goto done;
+    if (write_text(out, "whatif.json", js) != 0
+        || write_text(out, "whatif.md", md) != 0
+        || write_text(out, "whatif.csv", csv) != 0
+        || write_text(out, "whatif.gp", gp) != 0) {
+        rc = RCUPROF_ERR_SYSTEM;
+        goto done;
+    }
+    gnuplot = rcuprof_find_gnuplot(gpbuf, sizeof(gpbuf));
+    if (gnuplot == NULL)
+        fprintf(stderr, "rcuprof: whatif: gnuplot not found: no plot (install gnuplot-nox); the tables are in %s\n",
+                out);
+    else if (rcuprof_run_gnuplot("whatif", gnuplot, out, "whatif.gp",
+                                 rcuprof_whatif_plots()) != 0)
+        rc = RCUPROF_ERR_SYSTEM;
+    fprintf(stderr, "whatif: %s/whatif.md, whatif.json, whatif.csv%s\n", out,
+            gnuplot != NULL && rc == 0 ? ", whatif.png (and .svg)" : "");
+ done:
+    free(md);
+    free(csv);
+    free(js);
+    free(gp);
+    json_decref(rep);
+    return rc;
+}
+
+/* A temporary folder's results file and the folder, when there was no
+ * --out. */
+static void remove_tmp(const char *dir)
+{
+    char path[PATH_MAX];
+
+    snprintf(path, sizeof(path), "%s/results.jsonl", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
+int rcuprof_cmd_whatif(int argc, char **argv)
+{
+    struct whatif_args a = { 0 };
+    unsigned char seen[ARG_N] = { 0 };
+    json_t *options = json_object(), *known = NULL;
+    struct rcuprof_cmd_opts co = { .cmd = "whatif", .rows = whatif_rows,
+                                   .n = ARG_N, .target = &a,
+                                   .driver = options, .seen = seen };
+    const struct rcuprof_opt *action;
+    struct rcuprof_whatif_plan wp;
+    unsigned delays[RCUPROF_WHATIF_DELAYS_MAX], threads[RCUPROF_THREADS_MAX];
+    char err[1024], drv[PATH_MAX], results[PATH_MAX], tmpdir[PATH_MAX] = "";
+    char variant[128];
+    const char *where = "library", *workload;
+    size_t i;
+    int rc, first, run_rc;
+
+    memset(&wp, 0, sizeof(wp));
+    rc = rcuprof_cmd_parse(&co, argc, argv, &action, &first);
+    if (rc == 1)
+        help();
+    if (rc != 0) {
+        json_decref(options);
+        return rc > 0 ? RCUPROF_OK : RCUPROF_ERR_USAGE;
+    }
+    rc = RCUPROF_ERR_USAGE;
+    if (first < argc) {
+        rcuprof_err("whatif: unexpected argument '%s': see 'rcuprof whatif --help'",
+                    argv[first]);
+        goto out;
+    }
+    for (i = 1; own_driver[i] != NULL; i++)
+        if (json_object_get(options, own_driver[i]) != NULL) {
+            rcuprof_err("whatif: --%s is whatif's to set: give --site and --delays instead",
+                        own_driver[i]);
+            goto out;
+        }
+    if (a.variant == NULL || a.site == NULL || a.delays == NULL
+        || a.threads == NULL) {
+        rcuprof_err("whatif: --variant, --site, --delays and --threads are required: see 'rcuprof whatif --help'");
+        goto out;
+    }
+    if (parse_delays(a.delays, delays, &wp.ndelays) != 0)
+        goto out;
+    if (rcuprof_parse_threads(a.threads, threads, RCUPROF_THREADS_MAX,
+                              &wp.nthreads, err, sizeof(err)) != 0) {
+        rcuprof_err("whatif: --threads: %s", err);
+        goto out;
+    }
+    if (seen[ARG_MAX_TIME] && !seen[ARG_TARGET_MDE]) {
+        rcuprof_err("whatif: --max-time bounds the blocks --target-mde adds: give --target-mde PCT too");
+        goto out;
+    }
+    wp.target_mde = seen[ARG_TARGET_MDE] ? a.target_mde : NAN;
+    if (isfinite(wp.target_mde) && a.reps < 3) {
+        rcuprof_err("whatif: --target-mde: the --reps blocks are its first stage and need at least 3 (5 to 10 recommended): raise --reps");
+        goto out;
+    }
+    if (a.out != NULL) {
+        if (snprintf(results, sizeof(results), "%s/results.jsonl", a.out)
+            >= (int)sizeof(results)) {
+            rcuprof_err("whatif: --out '%s' is too long: use a shorter path",
+                        a.out);
+            goto out;
+        }
+        if (access(results, F_OK) == 0) {
+            rcuprof_err("whatif: %s exists: give another --out (a whatif is not resumed)",
+                        results);
+            goto out;
+        }
+    }
+    snprintf(variant, sizeof(variant), "%s", a.variant);
+    if (rcuprof_variant_name_ok(variant))
+        rcuprof_variant_canon(variant);
+    if ((known = rcuprof_variants_load(err, sizeof(err))) == NULL) {
+        rcuprof_err("%s", err);
+        goto out;
+    }
+    if (rcuprof_variant_usable("whatif", variant, known, drv, sizeof(drv))
+        != 0)
+        goto out;
+    workload = json_string_value(json_object_get(options, "workload"));
+    if ((rc = check_site(drv, variant, a.site,
+                         workload != NULL ? workload : "fetch", &where)) != 0)
+        goto out;
+    if (!seen[ARG_SEED]) {
+        uint32_t s;
+
+        if (getrandom(&s, sizeof(s), 0) != (ssize_t)sizeof(s))
+            s = (uint32_t)time(NULL) ^ (uint32_t)getpid();
+        a.seed = s;
+    }
+    if (a.out == NULL) {
+        const char *t = getenv("TMPDIR");
+
+        snprintf(tmpdir, sizeof(tmpdir), "%s/rcuprof-whatif-XXXXXX",
+                 t != NULL && t[0] != '\0' ? t : "/tmp");
+        if (mkdtemp(tmpdir) == NULL) {
+            rcuprof_err("whatif: cannot create a temporary folder %s (%s): give --out DIR",
+                        tmpdir, strerror(errno));
+            tmpdir[0] = '\0';
+            rc = RCUPROF_ERR_SYSTEM;
+            goto out;
+        }
+        snprintf(results, sizeof(results), "%s/results.jsonl", tmpdir);
+    }
+    wp.variant = variant;
+    wp.site = a.site;
+    wp.dir = a.out != NULL ? a.out : tmpdir;
+    wp.threads = threads;
+    wp.delays = delays;
+    wp.reps = a.reps;
+    wp.seed = a.seed;
+    wp.timeout = a.timeout;
+    wp.max_time = a.max_time;
+    wp.options = options;
+    run_rc = rcuprof_sweep_whatif(&wp);
+    if (run_rc != RCUPROF_OK && run_rc != RCUPROF_ERR_RUN) {
+        rc = run_rc;
+        goto out;
+    }
+    rc = whatif_report(&wp, where, a.out, results);
+    if (rc == 0)
+        rc = run_rc;
+ out:
+    if (tmpdir[0] != '\0')
+        remove_tmp(tmpdir);
+    json_decref(known);
+    json_decref(options);
+    return rc;
+}
