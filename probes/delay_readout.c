@@ -27,12 +27,14 @@
 
 #include "rcuprof_delay_readout.h"
 
+#ifndef HAVE_DELAY
 /* The contract's names, for a tree without the layer (section 3.4). */
 static const char *const known_sites[] = {
     "rcu_read_lock", "rcu_read_unlock", "store_read_lock", "method_refcount",
     "name_lookup", "synchronize",
 };
-#define NKNOWN (sizeof(known_sites) / sizeof(known_sites[0]))
+# define NKNOWN (sizeof(known_sites) / sizeof(known_sites[0]))
+#endif
 
 struct rcuprof_delay_readout {
     struct rcuprof_tool tool;
