@@ -127,6 +127,8 @@ int rcuprof_dsite_new(struct rcuprof_run *run, const char *site, uint64_t ns,
     /* Rounded up, and one tick more: a wait of d->ticks is never shorter
      * than ns, whatever the rounding of the calibration's figure. */
     d->ticks = ns != 0 ? (uint64_t)ceil((double)ns * d->ticks_per_ns) + 1 : 0;
+    d->ticks_cap = d->ticks
+                   + (uint64_t)(RCUPROF_DSITE_PREEMPTED_NS * d->ticks_per_ns);
     if (rcuprof_run_add_tool(run, &d->tool) != 0) {
         rcuprof_dsite_free(d);
         snprintf(err, n, "delay site: too many tools registered");

@@ -19,6 +19,9 @@
 
 # include "stress.h"
 
+/* Beyond the wait, a timed wait this much longer was descheduled. */
+# define RCUPROF_DSITE_PREEMPTED_NS 10000
+
 /* One worker's counters (its own line). */
 struct rcuprof_dsite_thread {
     _Alignas(RCUPROF_CACHELINE) uint64_t calls;
@@ -35,6 +38,8 @@ struct rcuprof_dsite {
     const char *site;
     uint64_t ns;                /* asked */
     uint64_t ticks;             /* the busy wait, in timer ticks */
+    uint64_t ticks_cap;         /* a timed wait longer than this was
+                                 * descheduled: left out of the figure */
     uint64_t every;             /* 1 in K calls timed */
     int tsc;                    /* the timer: 1 rdtsc, 0 CLOCK_MONOTONIC */
     double ticks_per_ns;
@@ -101,7 +106,10 @@ static inline void rcuprof_dsite_store(struct rcuprof_dsite *d, unsigned id,
 /*
  * One call of the site: counted; a busy wait of d->ticks (none for 0 ns);
  * every d->every-th call timed from the wait's first timer read to its
- * last (so a timed delay is at least d->ticks).
+ * last (so a timed delay is at least d->ticks).  A timed wait longer than
+ * d->ticks_cap (RCUPROF_DSITE_PREEMPTED_NS beyond the wait) had the thread
+ * descheduled: that time is not the delay's, and one such wait among 1 in
+ * K would swamp the mean, so it is left out (not timed).
  */
 static inline void rcuprof_dsite_call(const struct rcuprof_dsite *d,
                                       struct rcuprof_dsite_local *l)
@@ -118,8 +126,10 @@ static inline void rcuprof_dsite_call(const struct rcuprof_dsite *d,
     }
     if (--l->countdown == 0) {
         l->countdown = d->every;
-        l->timed++;
-        l->delay_ticks += t - t0;
+        if (t - t0 <= d->ticks_cap) {
+            l->timed++;
+            l->delay_ticks += t - t0;
+        }
     }
 }
 
