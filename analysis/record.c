@@ -67,6 +67,15 @@ static const struct member {
       F(probe_slow) },
     { "probes.summary.writer_wait_ns_per_sync", "number|null", K_NUM,
       F(probe_wait) },
+    { "run.delay", "object|null", K_CODE, NO_FIELD, 0 },
+    { "run.delay.site", "string", K_TEXT, F(delay_site) },
+    { "run.delay.ns", "integer", K_NUM, F(delay_ns) },
+    { "run.delay.calls_per_op", "number|null", K_NUM, F(delay_calls_per_op) },
+    { "run.delay.delay_ns_per_call", "number|null", K_NUM,
+      F(delay_ns_per_call) },
+    { "run.delay.own_ns_per_call", "number|null", K_NUM,
+      F(delay_own_ns_per_call) },
+    { "run.delay.fixed_ns", "integer", K_NUM, F(delay_fixed_ns) },
     { "counters", "object|null", K_CODE, NO_FIELD, 0 },
     { "samples", "object|null", K_CODE, NO_FIELD, 0 },
 };
@@ -99,6 +108,8 @@ void rcuprof_record_init(rcuprof_record *r)
     r->writes_per_s = NAN;
     r->probe_retries = r->probe_slow = r->probe_wait = NAN;
     r->coherence_per_kop = r->cycles_per_ns = NAN;
+    r->delay_ns = r->delay_calls_per_op = r->delay_ns_per_call = NAN;
+    r->delay_own_ns_per_call = r->delay_fixed_ns = NAN;
     r->on_cpu_share = r->off_cpu_share = NAN;
     r->placed = -1;
 }
@@ -337,6 +348,7 @@ void rcuprof_record_decode(const json_t *res, rcuprof_record *r)
                      && !json_is_false(json_object_get(probes, "enabled"));
     if (!r->have_probes)
         r->probe_retries = r->probe_slow = r->probe_wait = NAN;
+    r->have_delay = json_is_object(at(res, "run.delay"));
     if (json_is_object(json_object_get(res, "counters")))
         read_counters(json_object_get(res, "counters"), r);
     if (json_is_object(json_object_get(res, "samples")))

@@ -90,6 +90,16 @@ typedef struct rcuprof_record_st {
     double probe_wait;          /* writer wait ns per synchronize: spinning
                                  * + blocked (probes version 3) */
 
+    /* run.delay: the armed delay site (docs/interfaces.md 3.4); without
+     * one have_delay is 0, the text empty and the figures NAN */
+    int have_delay;
+    char delay_site[32];
+    double delay_ns;            /* asked, per call */
+    double delay_calls_per_op;
+    double delay_ns_per_call;   /* the delay a call really spent */
+    double delay_own_ns_per_call; /* the site's own code; NAN: not timed */
+    double delay_fixed_ns;      /* the build's always-on cost there */
+
     /* counters (probes/README.md, "The counters member") */
     int have_counters;
     int counters_hw;            /* some hardware group was counted */

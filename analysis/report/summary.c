@@ -172,6 +172,39 @@ static void print_harness(FILE *f, const json_t *h)
     fprintf(f, " not comparable with runs without --compat\n");
 }
 
+/* A figure of run.delay as text: "%.*f" of a number, else "n/a". */
+static const char *delay_fig(char *buf, size_t n, const json_t *v, int prec)
+{
+    if (json_is_number(v))
+        snprintf(buf, n, "%.*f", prec, json_number_value(v));
+    else
+        snprintf(buf, n, "n/a");
+    return buf;
+}
+
+/* run.delay (docs/interfaces.md 3.4), one line: nothing without a site. */
+static void print_delay(FILE *f, const json_t *d)
+{
+    char cpo[32], spent[32], own[32];
+
+    if (!json_is_object(d))
+        return;
+    fprintf(f, "delay          %s (%s site) %lld ns: %s calls/op, %s ns/call "
+               "spent, ",
+            json_string_value(json_object_get(d, "site")),
+            json_string_value(json_object_get(d, "where")),
+            (long long)json_integer_value(json_object_get(d, "ns")),
+            delay_fig(cpo, sizeof(cpo), json_object_get(d, "calls_per_op"), 3),
+            delay_fig(spent, sizeof(spent),
+                      json_object_get(d, "delay_ns_per_call"), 1));
+    if (json_is_number(json_object_get(d, "own_ns_per_call")))
+        fprintf(f, "own %s ns/call\n",
+                delay_fig(own, sizeof(own),
+                          json_object_get(d, "own_ns_per_call"), 1));
+    else
+        fprintf(f, "own code not timed\n");
+}
+
 void rcuprof_run_summary_print(FILE *f, const json_t *res)
 {
     const json_t *run = json_object_get(res, "run");
@@ -217,6 +250,7 @@ void rcuprof_run_summary_print(FILE *f, const json_t *res)
            json_number_value(json_object_get(run, "ops_per_s")));
     fprintf(f, "utilisation    %.2f\n",
            json_number_value(json_object_get(run, "utilisation")));
+    print_delay(f, json_object_get(run, "delay"));
     print_probes(f, json_object_get(res, "probes"));
     print_counters(f, json_object_get(res, "counters"), run);
 }

@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "stress.h"
+#include "delay.h"
 #include "workloads/workloads.h"
 
 #include <errno.h>
@@ -23,6 +24,7 @@
 #include "rcuprof_placement.h"
 #include "rcuprof_counters_hooks.h"
 #include "rcuprof_sampler_hooks.h"
+#include "rcuprof_delay_readout.h"
 #ifdef RCUPROF_HAVE_PROBES      /* the variant carries the probe layer */
 # include "rcuprof_probe_readout.h"
 #endif
@@ -202,6 +204,49 @@ static const struct rcuprof_opt action_rows[] = {
     RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 'h', "", "", 0, 0, NULL),
 };
 
+/* build.driver_delay_sites: each baseline with sites of the driver's own,
+ * to their names (section 3.4). */
+static json_t *driver_delay_sites_json(void)
+{
+    json_t *o = json_object();
+    size_t i, k;
+
+    for (i = 0; i < rcuprof_nbaselines; i++) {
+        const struct rcuprof_workload_site *ds = rcuprof_baselines[i].delay_sites;
+        json_t *a;
+
+        if (ds == NULL)
+            continue;
+        a = json_array();
+        for (k = 0; ds[k].name != NULL; k++)
+            json_array_append_new(a, json_string(ds[k].name));
+        json_object_set_new(o, rcuprof_baselines[i].name, a);
+    }
+    return o;
+}
+
+/*
+ * The embedded build record with the delay sites of this driver (section
+ * 3.4: build.delay_sites, delay_fixed, driver_delay_sites), which
+ * --version prints too, so that the CLI can check a site without running;
+ * NULL (message printed) if the embedded record is not JSON.
+ */
+static json_t *build_record(void)
+{
+    json_error_t jerr;
+    json_t *b = json_loads(rcuprof_build_json, 0, &jerr);
+
+    if (b == NULL) {
+        rcuprof_stress_error("internal", "embedded build info is not JSON: %s",
+                             jerr.text);
+        return NULL;
+    }
+    json_object_set_new(b, "delay_sites", rcuprof_delay_readout_sites());
+    json_object_set_new(b, "delay_fixed", rcuprof_delay_readout_fixed());
+    json_object_set_new(b, "driver_delay_sites", driver_delay_sites_json());
+    return b;
+}
+
 static void usage(FILE *f)
 {
     fprintf(f, "usage: rcuprof-stress-<variant> [options]\n"
@@ -236,7 +281,12 @@ static int parse_options(struct rcuprof_config *c, int argc, char **argv)
         break;
     case RCUPROF_OPTS_STOP:
         if (res.row->ch == 'V') {
-            printf("%s\n", rcuprof_build_json);
+            json_t *b = build_record();
+
+            if (b == NULL || json_dumpf(b, stdout, JSON_COMPACT) != 0
+                || fputc('\n', stdout) == EOF || fflush(stdout) != 0)
+                exit(RCUPROF_EXIT_SYSTEM);
+            json_decref(b);
             exit(0);
         }
         usage(stdout);
@@ -260,6 +310,13 @@ static int parse_options(struct rcuprof_config *c, int argc, char **argv)
     }
     c->libctx_set = seen[rcuprof_opts_find(driver_rows, DRIVER_NROWS,
                                            "libctx") - driver_rows];
+    c->delay_ns_set = seen[rcuprof_opts_find(driver_rows, DRIVER_NROWS,
+                                             "delay-ns") - driver_rows];
+    if (seen[rcuprof_opts_find(driver_rows, DRIVER_NROWS, "delay-site")
+             - driver_rows] && c->delay_site[0] == '\0') {
+        rcuprof_stress_error("usage", "--delay-site is empty: name a site (--version lists build.delay_sites and build.driver_delay_sites)");
+        return RCUPROF_EXIT_USAGE;
+    }
     return 0;
 }
 
@@ -528,6 +585,12 @@ struct driver {
 #ifdef RCUPROF_HAVE_PROBES
     struct rcuprof_probe_readout *probes;
 #endif
+    /* --delay-site: a driver site (the workload with the site's op and
+     * batch in place of its own), or one of the library's */
+    struct rcuprof_workload delayed;
+    const struct rcuprof_workload_site *dsite;
+    struct rcuprof_dsite *ds;
+    struct rcuprof_delay_readout *ldelay;
     /* The measurement around the harness's window. */
     int rtt_cpu[2];
     double rtt[2];
@@ -547,6 +610,8 @@ static void driver_free(struct driver *d)
 #ifdef RCUPROF_HAVE_PROBES
     rcuprof_probe_readout_free(d->probes);
 #endif
+    rcuprof_dsite_free(d->ds);
+    rcuprof_delay_readout_free(d->ldelay);
     rcuprof_placement_plan_free(d->plan);
     if (d->allowed != NULL)
         hwloc_bitmap_free(d->allowed);
@@ -584,14 +649,9 @@ static int driver_parse(struct driver *d, int argc, char **argv)
 /* The build member: the embedded record plus what only the run knows. */
 static int driver_build(struct driver *d)
 {
-    json_error_t jerr;
-
-    d->build = json_loads(rcuprof_build_json, 0, &jerr);
-    if (d->build == NULL) {
-        rcuprof_stress_error("internal", "embedded build info is not JSON: %s",
-                             jerr.text);
+    d->build = build_record();
+    if (d->build == NULL)
         return RCUPROF_EXIT_SYSTEM;
-    }
     json_object_set_new(d->build, "runtime_version",
                         json_string(OpenSSL_version(OPENSSL_VERSION)));
     json_object_set_new(d->build, "driver_protocol",
@@ -601,10 +661,146 @@ static int driver_build(struct driver *d)
     return 0;
 }
 
+/* The driver sites of every baseline that has some, as text:
+ * "atomic: cas_window, outside; rwlock: ...". */
+static void driver_sites_text(char *buf, size_t n)
+{
+    size_t i, k;
+
+    buf[0] = '\0';
+    for (i = 0; i < rcuprof_nbaselines; i++) {
+        const struct rcuprof_workload_site *ds = rcuprof_baselines[i].delay_sites;
+
+        if (ds == NULL)
+            continue;
+        snprintf(buf + strlen(buf), n - strlen(buf), "%s--workload %s: ",
+                 buf[0] ? "; " : "", rcuprof_baselines[i].name);
+        for (k = 0; ds[k].name != NULL; k++)
+            snprintf(buf + strlen(buf), n - strlen(buf), "%s%s",
+                     k ? ", " : "", ds[k].name);
+    }
+}
+
+static int is_library_site_name(const char *name)
+{
+    const char *s;
+    unsigned i;
+
+    for (i = 0; (s = rcuprof_delay_readout_site_name(i)) != NULL; i++)
+        if (strcmp(s, name) == 0)
+            return 1;
+    return 0;
+}
+
+/*
+ * --delay-site and --delay-ns against the workload and the variant
+ * (section 3.4): a workload with driver sites takes only those, and runs
+ * with the site's op and batch in place of its own from here on; one
+ * that can reach the library takes the sites this variant's library has.
+ * 0 or the exit code (one line printed).
+ */
+static int driver_delay_check(struct driver *d)
+{
+    struct rcuprof_run *run = &d->run;
+    const struct rcuprof_config *c = &run->cfg;
+    const struct rcuprof_workload *wl = run->workload;
+    const char *variant = json_string_value(json_object_get(d->build,
+                                                            "variant"));
+    const char *site = c->delay_site;
+    char have[512], drv[512];
+    size_t k;
+
+    if (site[0] == '\0') {
+        if (c->delay_ns_set) {
+            rcuprof_stress_error("usage", "--delay-ns needs --delay-site: name the site to delay, or drop --delay-ns");
+            return RCUPROF_EXIT_USAGE;
+        }
+        return 0;
+    }
+    if (variant == NULL)
+        variant = "?";
+    driver_sites_text(drv, sizeof(drv));
+    if (wl->delay_sites != NULL) {
+        have[0] = '\0';
+        for (k = 0; wl->delay_sites[k].name != NULL; k++) {
+            if (strcmp(wl->delay_sites[k].name, site) == 0) {
+                d->dsite = &wl->delay_sites[k];
+                d->delayed = *wl;
+                d->delayed.op = d->dsite->op;
+                d->delayed.batch = d->dsite->batch;
+                run->workload = &d->delayed;
+                return 0;
+            }
+            snprintf(have + strlen(have), sizeof(have) - strlen(have),
+                     "%s%s", k ? ", " : "", wl->delay_sites[k].name);
+        }
+        rcuprof_stress_error("usage", "--delay-site '%s': --workload %s has the driver sites %s: use one of them",
+                             site, wl->name, have);
+        return RCUPROF_EXIT_USAGE;
+    }
+    if (wl->no_library_sites) {
+        rcuprof_stress_error("usage", "--delay-site '%s': --workload %s has no delay sites: use a baseline with driver sites (%s) or a workload on the fetch path for the library's",
+                             site, wl->name, drv);
+        return RCUPROF_EXIT_USAGE;
+    }
+    if (rcuprof_delay_readout_present(site))
+        return 0;
+    rcuprof_delay_readout_list(have, sizeof(have));
+    if (have[0] == '\0' && !is_library_site_name(site))
+        rcuprof_stress_error("usage", "--delay-site '%s': no such site, and variant %s has no library delay sites (no delay layer): use a baseline's driver site (%s), or a variant whose --version lists build.delay_sites",
+                             site, variant, drv);
+    else if (have[0] == '\0')
+        rcuprof_stress_error("usage", "--delay-site '%s': variant %s has no library delay sites (no delay layer): use a variant whose --version lists build.delay_sites, or a baseline's driver site (%s)",
+                             site, variant, drv);
+    else if (is_library_site_name(site))
+        rcuprof_stress_error("usage", "--delay-site '%s': variant %s lacks this site: use one it has: %s",
+                             site, variant, have);
+    else
+        rcuprof_stress_error("usage", "--delay-site '%s': no such site: variant %s has %s (baselines: %s)",
+                             site, variant, have, drv);
+    return RCUPROF_EXIT_USAGE;
+}
+
+/*
+ * The armed delay site (after the probe layer, before any writer or
+ * worker starts, so before the warm-up): the driver's own counters and
+ * their tool, or the library's site armed and its readout's tool.  0 or
+ * the exit code (message printed).
+ */
+static int driver_delay_setup(struct driver *d)
+{
+    struct rcuprof_run *run = &d->run;
+    const struct rcuprof_config *c = &run->cfg;
+    char err[512] = "";
+
+    if (d->dsite != NULL) {
+        if (rcuprof_dsite_new(run, d->dsite->name, c->delay_ns,
+                              c->probe_every, err, sizeof(err)) != 0) {
+            rcuprof_stress_error("system", "%s", err);
+            return RCUPROF_EXIT_SYSTEM;
+        }
+        d->ds = run->dsite;
+    } else if (c->delay_site[0] != '\0') {
+        if (rcuprof_delay_readout_setup(&d->ldelay, c->delay_site,
+                                        c->delay_ns, c->probe_every, err,
+                                        sizeof(err)) != 0) {
+            rcuprof_stress_error("setup", "%s", err);
+            return RCUPROF_EXIT_SETUP;
+        }
+        if (rcuprof_run_add_tool(run, rcuprof_delay_readout_tool(d->ldelay))
+            != 0) {
+            rcuprof_stress_error("internal", "delay site: too many tools registered");
+            return RCUPROF_EXIT_SYSTEM;
+        }
+    }
+    return 0;
+}
+
 /*
  * Set up, in this order: the store's settings, the placement plan, the
  * workload, the counters, the probe layer (before any writer or worker
- * starts: its switch, K, its own cost), the sampler, the churn writers.
+ * starts: its switch, K, its own cost), the delay site, the sampler, the
+ * churn writers.
  * 0 or the exit code (message printed).
  */
 static int driver_setup(struct driver *d)
@@ -646,6 +842,8 @@ static int driver_setup(struct driver *d)
         rcuprof_probe_readout_measures(d->probes, NULL, !run->cfg.own_libctx);
     rcuprof_run_add_tool(run, rcuprof_probe_readout_tool(d->probes));
 #endif
+    if ((rc = driver_delay_setup(d)) != 0)
+        return rc;
     if ((rc = open_sampler(run, &d->smp, &d->smp_tool)) != 0)
         return rc;
     rc = rcuprof_churn_start(run, &d->churn, err, sizeof(err));
@@ -725,6 +923,11 @@ static void run_member_rest(struct driver *d, json_t *rj, uint64_t ops)
                     / (double)sysconf(_SC_CLK_TCK))
         : json_null());
     json_object_set_new(rj, "sched", sched_json(run, ops));
+    json_object_set_new(rj, "delay", d->ds != NULL
+                        ? rcuprof_dsite_json(d->ds, ops)
+                        : d->ldelay != NULL
+                        ? rcuprof_delay_readout_json(d->ldelay, ops)
+                        : json_null());
 }
 
 /* The result (rcuprof-run/1): the driver's members, then each tool's. */
@@ -770,6 +973,8 @@ int main(int argc, char **argv)
     rc = driver_parse(&d, argc, argv);
     if (rc == 0)
         rc = driver_build(&d);
+    if (rc == 0)
+        rc = driver_delay_check(&d);
     if (rc == 0)
         rc = driver_setup(&d);
     if (rc == 0)

@@ -71,6 +71,9 @@ struct rcuprof_config {
     int reclaim_age_ms_set;
     int probes;                 /* --probes on (probes/probe_readout.c) */
     unsigned probe_every;       /* --probe-every K */
+    char delay_site[32];        /* --delay-site ("": none; section 3.4) */
+    uint64_t delay_ns;          /* --delay-ns */
+    int delay_ns_set;           /* --delay-ns given */
 };
 
 /*
@@ -102,6 +105,18 @@ struct rcuprof_worker {
     void *workload_state;       /* per-thread state of the workload */
 };
 
+/*
+ * A delay site of the driver's own (docs/interfaces.md, section 3.4): its
+ * name and the op and batch that call it, in place of the workload's own,
+ * chosen once at setup (the workload without a site keeps its loop).
+ */
+struct rcuprof_workload_site {
+    const char *name;
+    int (*op)(struct rcuprof_worker *w, char *errbuf, size_t n);
+    int (*batch)(struct rcuprof_worker *w, uint64_t n, char *errbuf,
+                 size_t len);
+};
+
 /* A workload: set up once, then op() in a loop on every worker. */
 struct rcuprof_workload {
     const char *name;
@@ -130,9 +145,19 @@ struct rcuprof_workload {
     int (*churn_fetch)(const struct rcuprof_run *run, const char *propq,
                        char *err, size_t n);
     struct rcu_lock_st *(*churn_rcu_lock)(const struct rcuprof_run *run);
+    /*
+     * Delay sites (section 3.4): the workload's own driver sites (a NULL
+     * name ends the list; NULL: none), and no_library_sites 1 where the
+     * library's sites cannot be reached (baselines that never call into
+     * OpenSSL: empty, padded, urcu, pingpong).  A workload with driver
+     * sites takes only those.
+     */
+    const struct rcuprof_workload_site *delay_sites;
+    int no_library_sites;
 };
 
 struct rcuprof_placement_plan;
+struct rcuprof_dsite;           /* delay.h: the driver sites' state */
 
 struct rcuprof_run {
     struct rcuprof_config cfg;
@@ -143,6 +168,9 @@ struct rcuprof_run {
     unsigned ntools;
     struct rcuprof_run_view view;       /* what the tools see */
     const struct rcuprof_placement_plan *plan;  /* read-only, shared */
+    /* The armed driver delay site's per-worker counters (delay.h), or
+     * NULL: read by the site's op and batch only. */
+    struct rcuprof_dsite *dsite;
 
     struct rcuprof_worker *workers;
     struct rcuprof_slot *slots;

@@ -8,9 +8,25 @@
  *   rcu      OpenSSL's internal ossl_rcu_read_lock/unlock (libcrypto.a)
  *   urcu     liburcu's (membarrier flavour) read lock/unlock
  *   pingpong two threads bounce one line: an op is one round trip
+ *
+ * Delay sites of the driver's own (docs/interfaces.md, section 3.4; the
+ * delay itself and its counters: ../delay.h), each an op and a batch of
+ * its own that the driver puts in place of the baseline's at set-up, so a
+ * run without --delay-site runs the loops below unchanged:
+ *   atomic   cas_window  load the counter, delay, compare-and-swap; a
+ *                        failed swap starts again from the load (every
+ *                        attempt is a call: calls per op > 1 when
+ *                        contended)
+ *            outside     delay, then the op's atomic add
+ *   rwlock   write_hold  write lock, delay inside the hold, unlock
+ *                        (serialised)
+ *            read_hold   read lock, delay inside the hold, unlock (readers
+ *                        overlap)
+ *            outside     delay, then read lock and unlock
  */
 #define _GNU_SOURCE
 #include "workloads.h"
+#include "../delay.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -78,6 +94,59 @@ static int atomic_op(struct rcuprof_worker *w, char *e, size_t n)
     return atomic_batch(w, 1, e, n);
 }
 
+/* The site's counters in locals for one batch: LOAD, then STORE. */
+#define DSITE_LOAD(w, l) \
+    struct rcuprof_dsite *ds_ = (w)->run->dsite; \
+    struct rcuprof_dsite_local l; \
+    rcuprof_dsite_load(ds_, (w)->id, &l)
+#define DSITE_STORE(w, l) rcuprof_dsite_store(ds_, (w)->id, &l)
+
+static int atomic_cas_window_batch(struct rcuprof_worker *w, uint64_t n,
+                                   char *e, size_t len)
+{
+    uint64_t i, v;
+    DSITE_LOAD(w, l);
+
+    for (i = 0; i < n; i++) {
+        do {
+            v = atomic_load_explicit(&B.counter.v, memory_order_relaxed);
+            rcuprof_dsite_call(ds_, &l);
+        } while (!atomic_compare_exchange_strong(&B.counter.v, &v, v + 1));
+    }
+    DSITE_STORE(w, l);
+    return 0;
+}
+
+static int atomic_cas_window_op(struct rcuprof_worker *w, char *e, size_t n)
+{
+    return atomic_cas_window_batch(w, 1, e, n);
+}
+
+static int atomic_outside_batch(struct rcuprof_worker *w, uint64_t n,
+                                char *e, size_t len)
+{
+    uint64_t i;
+    DSITE_LOAD(w, l);
+
+    for (i = 0; i < n; i++) {
+        rcuprof_dsite_call(ds_, &l);
+        atomic_fetch_add(&B.counter.v, 1);
+    }
+    DSITE_STORE(w, l);
+    return 0;
+}
+
+static int atomic_outside_op(struct rcuprof_worker *w, char *e, size_t n)
+{
+    return atomic_outside_batch(w, 1, e, n);
+}
+
+static const struct rcuprof_workload_site atomic_sites[] = {
+    { "cas_window", atomic_cas_window_op, atomic_cas_window_batch },
+    { "outside", atomic_outside_op, atomic_outside_batch },
+    { NULL, NULL, NULL },
+};
+
 static int padded_setup(struct rcuprof_run *run, char *e, size_t n)
 {
     B.slots = aligned_alloc(RCUPROF_CACHELINE,
@@ -140,6 +209,54 @@ static int rwlock_op(struct rcuprof_worker *w, char *e, size_t n)
 {
     return rwlock_batch(w, 1, e, n);
 }
+
+/* rwlock's sites: KIND 0 write_hold, 1 read_hold, 2 outside. */
+static inline int rwlock_site_batch(struct rcuprof_worker *w, uint64_t n,
+                                    char *e, size_t len, int kind)
+{
+    uint64_t i;
+    int rc = 0;
+    DSITE_LOAD(w, l);
+
+    for (i = 0; i < n; i++) {
+        if (kind == 2)
+            rcuprof_dsite_call(ds_, &l);
+        if ((kind == 0 ? pthread_rwlock_wrlock(&B.rwlock)
+                       : pthread_rwlock_rdlock(&B.rwlock)) != 0) {
+            snprintf(e, len, "pthread_rwlock_%s failed",
+                     kind == 0 ? "wrlock" : "rdlock");
+            rc = -1;
+            break;
+        }
+        if (kind != 2)
+            rcuprof_dsite_call(ds_, &l);
+        pthread_rwlock_unlock(&B.rwlock);
+    }
+    DSITE_STORE(w, l);
+    return rc;
+}
+
+#define RWLOCK_SITE(name, kind) \
+    static int rwlock_##name##_batch(struct rcuprof_worker *w, uint64_t n, \
+                                     char *e, size_t len) \
+    { \
+        return rwlock_site_batch(w, n, e, len, kind); \
+    } \
+    static int rwlock_##name##_op(struct rcuprof_worker *w, char *e, \
+                                  size_t len) \
+    { \
+        return rwlock_site_batch(w, 1, e, len, kind); \
+    }
+RWLOCK_SITE(write_hold, 0)
+RWLOCK_SITE(read_hold, 1)
+RWLOCK_SITE(outside, 2)
+
+static const struct rcuprof_workload_site rwlock_sites[] = {
+    { "write_hold", rwlock_write_hold_op, rwlock_write_hold_batch },
+    { "read_hold", rwlock_read_hold_op, rwlock_read_hold_batch },
+    { "outside", rwlock_outside_op, rwlock_outside_batch },
+    { NULL, NULL, NULL },
+};
 
 static void rwlock_teardown(struct rcuprof_run *run)
 {
@@ -262,26 +379,28 @@ static int pingpong_setup(struct rcuprof_run *run, char *e, size_t n)
     return 0;
 }
 
-#define BASELINE(nm, su, ti, o, bt, bo, fx, td, de, tdn, lk) \
+/* ds: the driver's delay sites; nolib: the library's cannot be reached. */
+#define BASELINE(nm, su, ti, o, bt, bo, fx, td, de, tdn, lk, ds, nolib) \
     { .name = nm, .setup = su, .thread_init = ti, .op = o, .batch = bt, \
       .batch_ops = bo, .fixed_threads = fx, .thread_done = td, \
-      .describe = de, .teardown = tdn, .churn_rcu_lock = lk }
+      .describe = de, .teardown = tdn, .churn_rcu_lock = lk, \
+      .delay_sites = ds, .no_library_sites = nolib }
 
 const struct rcuprof_workload rcuprof_baselines[] = {
     BASELINE("empty", NULL, NULL, empty_op, empty_batch, 1024, 0, NULL,
-             describe_simple, NULL, NULL),
+             describe_simple, NULL, NULL, NULL, 1),
     BASELINE("atomic", NULL, NULL, atomic_op, atomic_batch, 256, 0, NULL,
-             describe_simple, NULL, NULL),
+             describe_simple, NULL, NULL, atomic_sites, 1),
     BASELINE("padded", padded_setup, NULL, padded_op, padded_batch, 256, 0,
-             NULL, describe_simple, padded_teardown, NULL),
+             NULL, describe_simple, padded_teardown, NULL, NULL, 1),
     BASELINE("rwlock", rwlock_setup, NULL, rwlock_op, rwlock_batch, 64, 0,
-             NULL, describe_simple, rwlock_teardown, NULL),
+             NULL, describe_simple, rwlock_teardown, NULL, rwlock_sites, 1),
     BASELINE("rcu", rcu_setup, NULL, rcu_op, rcu_batch, 64, 0, NULL,
-             rcu_describe, rcu_teardown, rcu_churn_lock),
+             rcu_describe, rcu_teardown, rcu_churn_lock, NULL, 0),
     BASELINE("urcu", NULL, urcu_thread_init, urcu_op, urcu_batch, 64, 0,
-             urcu_thread_done, describe_simple, NULL, NULL),
+             urcu_thread_done, describe_simple, NULL, NULL, NULL, 1),
     BASELINE("pingpong", pingpong_setup, NULL, pingpong_op, NULL, 1, 2, NULL,
-             describe_simple, NULL, NULL),
+             describe_simple, NULL, NULL, NULL, 1),
 };
 const size_t rcuprof_nbaselines =
     sizeof(rcuprof_baselines) / sizeof(rcuprof_baselines[0]);

@@ -294,6 +294,37 @@ static void test_placed(void **state)
     }
 }
 
+/* run.delay (docs/interfaces.md 3.4): read when an object; without it,
+ * or null, have_delay 0 and every figure unknown. */
+static void test_delay(void **state)
+{
+    json_t *res = json_loads(base_json, 0, NULL);
+    rcuprof_record r;
+
+    (void)state;
+    rcuprof_record_decode(res, &r);
+    assert_false(r.have_delay);
+    assert_string_equal(r.delay_site, "");
+    assert_true(isnan(r.delay_calls_per_op) && isnan(r.delay_ns));
+    json_object_set_new(json_object_get(res, "run"), "delay", json_null());
+    rcuprof_record_decode(res, &r);
+    assert_false(r.have_delay);
+    assert_true(isnan(r.delay_ns_per_call));
+    json_object_set_new(json_object_get(res, "run"), "delay", json_loads(
+        "{\"site\":\"cas_window\",\"where\":\"driver\",\"ns\":40,"
+        " \"ticks\":105,\"calls\":3000,\"calls_per_op\":1.5,"
+        " \"delay_ns_per_call\":52.5,\"own_ns_per_call\":null,"
+        " \"timed\":46,\"fixed_ns\":0}", 0, NULL));
+    rcuprof_record_decode(res, &r);
+    assert_true(r.ok);
+    assert_true(r.have_delay);
+    assert_string_equal(r.delay_site, "cas_window");
+    assert_true(r.delay_ns == 40 && r.delay_calls_per_op == 1.5);
+    assert_true(r.delay_ns_per_call == 52.5 && r.delay_fixed_ns == 0);
+    assert_true(isnan(r.delay_own_ns_per_call));
+    json_decref(res);
+}
+
 /* Every ok point of every committed results file is a measurement. */
 static void test_real_results(void **state)
 {
@@ -342,6 +373,7 @@ int main(void)
         cmocka_unit_test(test_rule),
         cmocka_unit_test(test_figures),
         cmocka_unit_test(test_placed),
+        cmocka_unit_test(test_delay),
         cmocka_unit_test(test_real_results),
     };
 
