@@ -80,6 +80,7 @@ static void hook_window_start(struct rcuprof_tool *tool,
         return;
     t = &d->t[worker];
     t->calls0 = t->calls;
+    t->passes0 = t->passes;
     t->timed0 = t->timed;
     t->ticks0 = t->delay_ticks;
 }
@@ -95,6 +96,7 @@ static void hook_window_end(struct rcuprof_tool *tool,
         return;
     t = &d->t[worker];
     t->calls1 = t->calls;
+    t->passes1 = t->passes;
     t->timed1 = t->timed;
     t->ticks1 = t->delay_ticks;
 }
@@ -140,12 +142,13 @@ int rcuprof_dsite_new(struct rcuprof_run *run, const char *site, uint64_t ns,
 
 json_t *rcuprof_dsite_json(const struct rcuprof_dsite *d, uint64_t ops)
 {
-    uint64_t calls = 0, timed = 0, ticks = 0;
+    uint64_t calls = 0, passes = 0, timed = 0, ticks = 0;
     json_t *j;
     unsigned i;
 
     for (i = 0; i < d->nthreads; i++) {
         calls += d->t[i].calls1 - d->t[i].calls0;
+        passes += d->t[i].passes1 - d->t[i].passes0;
         timed += d->t[i].timed1 - d->t[i].timed0;
         ticks += d->t[i].ticks1 - d->t[i].ticks0;
     }
@@ -164,6 +167,10 @@ json_t *rcuprof_dsite_json(const struct rcuprof_dsite *d, uint64_t ops)
     /* A driver site is only its delay: no code of its own to time. */
     json_object_set_new(j, "own_ns_per_call", json_null());
     json_object_set_new(j, "timed", json_integer((json_int_t)timed));
+    json_object_set_new(j, "passes", json_integer((json_int_t)passes));
+    json_object_set_new(j, "passes_per_call", calls > 0
+                        ? json_real((double)passes / (double)calls)
+                        : json_null());
     json_object_set_new(j, "fixed_ns", json_integer(0));
     return j;
 }

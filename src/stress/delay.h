@@ -25,12 +25,13 @@
 /* One worker's counters (its own line). */
 struct rcuprof_dsite_thread {
     _Alignas(RCUPROF_CACHELINE) uint64_t calls;
-    uint64_t timed;             /* of those, timed */
+    uint64_t passes;            /* delays waited: calls, plus repeats */
+    uint64_t timed;             /* of the passes, timed */
     uint64_t delay_ticks;       /* sum over the timed: the delay spent */
     uint64_t countdown;         /* calls until the next timed one */
     /* The window's edges (window_start, window_end hooks). */
-    uint64_t calls0, timed0, ticks0;
-    uint64_t calls1, timed1, ticks1;
+    uint64_t calls0, passes0, timed0, ticks0;
+    uint64_t calls1, passes1, timed1, ticks1;
 };
 
 struct rcuprof_dsite {
@@ -77,7 +78,7 @@ static inline void rcuprof_dsite_relax(void)
 
 /* The calling worker's counters, loaded into locals for one batch. */
 struct rcuprof_dsite_local {
-    uint64_t calls, timed, delay_ticks, countdown;
+    uint64_t calls, passes, timed, delay_ticks, countdown;
 };
 
 static inline void rcuprof_dsite_load(const struct rcuprof_dsite *d,
@@ -87,6 +88,7 @@ static inline void rcuprof_dsite_load(const struct rcuprof_dsite *d,
     const struct rcuprof_dsite_thread *t = &d->t[id];
 
     l->calls = t->calls;
+    l->passes = t->passes;
     l->timed = t->timed;
     l->delay_ticks = t->delay_ticks;
     l->countdown = t->countdown;
@@ -98,25 +100,26 @@ static inline void rcuprof_dsite_store(struct rcuprof_dsite *d, unsigned id,
     struct rcuprof_dsite_thread *t = &d->t[id];
 
     t->calls = l->calls;
+    t->passes = l->passes;
     t->timed = l->timed;
     t->delay_ticks = l->delay_ticks;
     t->countdown = l->countdown;
 }
 
 /*
- * One call of the site: counted; a busy wait of d->ticks (none for 0 ns);
- * every d->every-th call timed from the wait's first timer read to its
- * last (so a timed delay is at least d->ticks).  A timed wait longer than
- * d->ticks_cap (RCUPROF_DSITE_PREEMPTED_NS beyond the wait) had the thread
- * descheduled: that time is not the delay's, and one such wait among 1 in
- * K would swamp the mean, so it is left out (not timed).
+ * One pass through the site's delay: a busy wait of d->ticks (none for
+ * 0 ns); every d->every-th pass timed from the wait's first timer read to
+ * its last (so a timed delay is at least d->ticks).  A timed wait longer
+ * than d->ticks_cap (RCUPROF_DSITE_PREEMPTED_NS beyond the wait) had the
+ * thread descheduled: that time is not the delay's, and one such wait
+ * among 1 in K would swamp the mean, so it is left out (not timed).
  */
-static inline void rcuprof_dsite_call(const struct rcuprof_dsite *d,
+static inline void rcuprof_dsite_pass(const struct rcuprof_dsite *d,
                                       struct rcuprof_dsite_local *l)
 {
     uint64_t t0, t;
 
-    l->calls++;
+    l->passes++;
     if (d->ticks == 0)
         return;
     t0 = t = rcuprof_dsite_now(d->tsc);
@@ -131,6 +134,19 @@ static inline void rcuprof_dsite_call(const struct rcuprof_dsite *d,
             l->delay_ticks += t - t0;
         }
     }
+}
+
+/*
+ * One call of the site (an op entering it): counted, and its first pass.
+ * A site inside a retry loop (cas_window) counts the call once and waits
+ * again, with rcuprof_dsite_pass, on every repeat: the repeats are what
+ * contention adds, so they show in the slope, not in the calls.
+ */
+static inline void rcuprof_dsite_call(const struct rcuprof_dsite *d,
+                                      struct rcuprof_dsite_local *l)
+{
+    l->calls++;
+    rcuprof_dsite_pass(d, l);
 }
 
 /*

@@ -73,10 +73,10 @@ check "atomic/outside: a driver site, no own code timed, no fixed cost" \
 drv --workload atomic --delay-site outside --delay-ns 10 -n 1 --ops 10000 && \
 check "--ops 10000: exactly 10000 calls" "y['calls'] == 10000 == r['ops']" "y, r['ops']"
 drv --workload atomic --delay-site cas_window --delay-ns 20 -n 1 --ops 5000 && \
-check "atomic/cas_window at 1 thread: no failed swap, one call per op" "y['calls'] == 5000" "y"
+check "atomic/cas_window at 1 thread: no failed swap, one call and one pass per op" "y['calls'] == 5000 == y['passes']" "y"
 drv --workload atomic --delay-site cas_window --delay-ns 20 -n 2 --duration-ms 200 && \
-check "atomic/cas_window at 2 threads: every attempt is a call (calls >= ops)" \
-    "y['calls'] >= r['ops'] > 0 and y['calls_per_op'] >= 1" "y, r['ops']"
+check "atomic/cas_window at 2 threads: one call per op, every attempt a pass (passes >= calls)" \
+    "y['calls'] == r['ops'] > 0 and y['calls_per_op'] == 1 and y['passes'] >= y['calls'] and y['passes_per_call'] >= 1" "y, r['ops']"
 drv --workload rwlock --delay-site write_hold --delay-ns 100 -n 2 --duration-ms 200 && \
 check "rwlock/write_hold at 2 threads: one call per op, delay spent >= 100 ns" \
     "y['calls'] == r['ops'] > 0 and y['delay_ns_per_call'] >= 100 and all(t['ops'] > 0 for t in d['threads'])" "y, r['ops']"

@@ -14,9 +14,10 @@
  * its own that the driver puts in place of the baseline's at set-up, so a
  * run without --delay-site runs the loops below unchanged:
  *   atomic   cas_window  load the counter, delay, compare-and-swap; a
- *                        failed swap starts again from the load (every
- *                        attempt is a call: calls per op > 1 when
- *                        contended)
+ *                        failed swap starts again from the load and
+ *                        waits again (one call per op; every attempt a
+ *                        pass: passes per call > 1 when contended, and
+ *                        the repeats raise the slope)
  *            outside     delay, then the op's atomic add
  *   rwlock   write_hold  write lock, delay inside the hold, unlock
  *                        (serialised)
@@ -108,10 +109,12 @@ static int atomic_cas_window_batch(struct rcuprof_worker *w, uint64_t n,
     DSITE_LOAD(w, l);
 
     for (i = 0; i < n; i++) {
-        do {
+        v = atomic_load_explicit(&B.counter.v, memory_order_relaxed);
+        rcuprof_dsite_call(ds_, &l);
+        while (!atomic_compare_exchange_strong(&B.counter.v, &v, v + 1)) {
             v = atomic_load_explicit(&B.counter.v, memory_order_relaxed);
-            rcuprof_dsite_call(ds_, &l);
-        } while (!atomic_compare_exchange_strong(&B.counter.v, &v, v + 1));
+            rcuprof_dsite_pass(ds_, &l);
+        }
     }
     DSITE_STORE(w, l);
     return 0;
