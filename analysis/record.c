@@ -76,6 +76,8 @@ static const struct member {
     { "run.delay.own_ns_per_call", "number|null", K_NUM,
       F(delay_own_ns_per_call) },
     { "run.delay.fixed_ns", "integer", K_NUM, F(delay_fixed_ns) },
+    { "probes.summary.shard_read_shares", "array|null", K_CODE, NO_FIELD, 0 },
+    { "probes.summary.shard_read_shares[]", "number", K_CODE, NO_FIELD, 0 },
     { "counters", "object|null", K_CODE, NO_FIELD, 0 },
     { "samples", "object|null", K_CODE, NO_FIELD, 0 },
 };
@@ -107,6 +109,7 @@ void rcuprof_record_init(rcuprof_record *r)
     r->state = RCUPROF_STATE_UNKNOWN;
     r->writes_per_s = NAN;
     r->probe_retries = r->probe_slow = r->probe_wait = NAN;
+    r->probe_shard_max = NAN;
     r->coherence_per_kop = r->cycles_per_ns = NAN;
     r->delay_ns = r->delay_calls_per_op = r->delay_ns_per_call = NAN;
     r->delay_own_ns_per_call = r->delay_fixed_ns = NAN;
@@ -316,6 +319,22 @@ static void check(const json_t *res, rcuprof_record *r)
     r->ok = 1;
 }
 
+/* probes.summary.shard_read_shares: the shares, and the largest */
+static void read_shard_shares(const json_t *a, rcuprof_record *r)
+{
+    size_t i, n = json_is_array(a) ? json_array_size(a) : 0;
+
+    for (i = 0; i < n && i < RCUPROF_RECORD_MAX_SHARDS; i++) {
+        const json_t *v = json_array_get(a, i);
+        double x = json_is_number(v) ? json_number_value(v) : NAN;
+
+        r->probe_shard_share[i] = x;
+        if (isfinite(x) && !(x <= r->probe_shard_max))
+            r->probe_shard_max = x;
+    }
+    r->probe_nshards = (unsigned)i;
+}
+
 void rcuprof_record_decode(const json_t *res, rcuprof_record *r)
 {
     const json_t *probes = json_object_get(res, "probes"), *la;
@@ -348,6 +367,8 @@ void rcuprof_record_decode(const json_t *res, rcuprof_record *r)
                      && !json_is_false(json_object_get(probes, "enabled"));
     if (!r->have_probes)
         r->probe_retries = r->probe_slow = r->probe_wait = NAN;
+    else
+        read_shard_shares(at(res, "probes.summary.shard_read_shares"), r);
     r->have_delay = json_is_object(at(res, "run.delay"));
     if (json_is_object(json_object_get(res, "counters")))
         read_counters(json_object_get(res, "counters"), r);

@@ -23,6 +23,8 @@
 # include <jansson.h>
 
 # define RCUPROF_RECORD_MAX_CPUS 64
+/* shards of a method store the decoder keeps (4.0 has 4) */
+# define RCUPROF_RECORD_MAX_SHARDS 16
 # define RCUPROF_RECORD_MAX_RTT 64
 
 /* The machine state a run ran in (analysis/state.h): set by the
@@ -89,6 +91,11 @@ typedef struct rcuprof_record_st {
     double probe_slow;          /* slow-path fetches per 1k fetches */
     double probe_wait;          /* writer wait ns per synchronize: spinning
                                  * + blocked (probes version 3) */
+    /* the workers' read locks per shard of a sharded store (4.0:
+     * probes.summary.shard_read_shares); 0 shards: a line without */
+    unsigned probe_nshards;
+    double probe_shard_share[RCUPROF_RECORD_MAX_SHARDS];
+    double probe_shard_max;     /* the busiest shard's share, NAN: none */
 
     /* run.delay: the armed delay site (docs/interfaces.md 3.4); without
      * one have_delay is 0, the text empty and the figures NAN */

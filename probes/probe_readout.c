@@ -222,7 +222,72 @@ static json_t *rcu_json(const struct rcuprof_probes_rcu *r)
     return j;
 }
 
-static json_t *store_json(const struct rcuprof_probes_store *s)
+/*
+ * A line whose method store has shards (4.0: RCUPROF_STORE_SHARDS in the
+ * layer's header) counts each shard's lock events apart: "shards" of a
+ * store object, one entry per shard; null on lines without shards.
+ */
+#ifdef RCUPROF_STORE_SHARDS
+typedef struct rcuprof_probes_shard shard_counts;
+# define SHARDS_OF_KIND(c, kind) ((c)->shard[kind])
+# define SHARDS_MEASURED(c) ((c)->measured_shard)
+#else
+typedef int shard_counts;
+# define SHARDS_OF_KIND(c, kind) ((const shard_counts *)NULL)
+# define SHARDS_MEASURED(c) ((const shard_counts *)NULL)
+#endif
+
+static json_t *shards_json(const shard_counts *sh)
+{
+#ifdef RCUPROF_STORE_SHARDS
+    json_t *a;
+    unsigned i;
+
+    if (sh == NULL)
+        return json_null();
+    a = json_array();
+    for (i = 0; i < RCUPROF_STORE_SHARDS; i++)
+        json_array_append_new(a, json_pack("{s:i, s:I, s:I, s:I, s:I, s:I}",
+            "shard", (int)i,
+            "rwlock_reads", (json_int_t)sh[i].rwlock_reads,
+            "write_locks", (json_int_t)sh[i].write_locks,
+            "cache_gets", (json_int_t)sh[i].cache_gets,
+            "cache_misses", (json_int_t)sh[i].cache_misses,
+            "cache_sets", (json_int_t)sh[i].cache_sets));
+    return a;
+#else
+    (void)sh;
+    return json_null();
+#endif
+}
+
+/* Each shard's share of the read locks (null: no shards, or no reads) */
+static json_t *shard_read_shares(const shard_counts *sh)
+{
+#ifdef RCUPROF_STORE_SHARDS
+    uint64_t tot = 0;
+    json_t *a;
+    unsigned i;
+
+    if (sh == NULL)
+        return json_null();
+    for (i = 0; i < RCUPROF_STORE_SHARDS; i++)
+        tot += sh[i].rwlock_reads;
+    if (tot == 0)
+        return json_null();
+    a = json_array();
+    for (i = 0; i < RCUPROF_STORE_SHARDS; i++)
+        json_array_append_new(a, json_real((double)sh[i].rwlock_reads
+                                           / (double)tot));
+    return a;
+#else
+    (void)sh;
+    return json_null();
+#endif
+}
+
+static json_t *store_json(const struct rcuprof_probes_store *s,
+                          const shard_counts *sh)
 {
     json_t *j = json_object();
 
@@ -233,6 +298,7 @@ static json_t *store_json(const struct rcuprof_probes_store *s)
 #undef U
     json_object_set_new(j, "misses_per_kget",
                         ratio(s->cache_misses, s->cache_gets, 1000));
+    json_object_set_new(j, "shards", shards_json(sh));
     return j;
 }
 
@@ -264,15 +330,17 @@ static json_t *counters_json(const struct rcuprof_probe_readout *p,
     }
     for (s = 0; s < RCUPROF_STORE_KINDS; s++)
         json_object_set_new(stores, rcuprof_probes_store_kind_name(s),
-                            store_json(&c->store[s]));
+                            store_json(&c->store[s], SHARDS_OF_KIND(c, s)));
     /* the measured store alone (its kind's and its lock name's counts
      * hold every store of that kind) */
     return json_pack("{s:o, s:o, s:o, s:o}", "rcu", rcu,
-                     "store", store_json(&c->store[RCUPROF_STORE_KIND_EVP]),
+                     "store", store_json(&c->store[RCUPROF_STORE_KIND_EVP],
+                                         SHARDS_OF_KIND(c, RCUPROF_STORE_KIND_EVP)),
                      "stores", stores,
                      "measured", p->measured
                      ? json_pack("{s:o, s:o}", "rcu", rcu_json(&c->measured_rcu),
-                                 "store", store_json(&c->measured_store))
+                                 "store", store_json(&c->measured_store,
+                                                     SHARDS_MEASURED(c)))
                      : json_null());
 }
 
@@ -306,6 +374,13 @@ static void add_into(struct rcuprof_probes_counters *d,
     for (i = 0; i < sizeof(d->measured_store) / 8; i++)
         ((uint64_t *)&d->measured_store)[i]
             += ((const uint64_t *)&x->measured_store)[i];
+#ifdef RCUPROF_STORE_SHARDS
+    for (i = 0; i < sizeof(d->shard) / 8; i++)
+        ((uint64_t *)d->shard)[i] += ((const uint64_t *)x->shard)[i];
+    for (i = 0; i < sizeof(d->measured_shard) / 8; i++)
+        ((uint64_t *)d->measured_shard)[i]
+            += ((const uint64_t *)x->measured_shard)[i];
+#endif
 }
 
 static json_t *addr_json(uintptr_t a)
@@ -387,6 +462,7 @@ static json_t *summary_json(const struct rcuprof_probe_readout *p,
     double tpu = rcuprof_probes_ticks_per_us();
     const struct rcuprof_probes_rcu *r, *pr;
     const struct rcuprof_probes_store *st, *pst;
+    const shard_counts *sh;
     const char *lock_name, *scope = "lock_name";
     struct rcuprof_probes_lockinfo ml;
     json_t *j;
@@ -407,11 +483,13 @@ static json_t *summary_json(const struct rcuprof_probe_readout *p,
     lock_name = slot_name(pick);
     st = &sum->store[RCUPROF_STORE_KIND_EVP];
     pst = &proc->store[RCUPROF_STORE_KIND_EVP];
+    sh = SHARDS_OF_KIND(sum, RCUPROF_STORE_KIND_EVP);
     ml.size = sizeof(ml);
     if (p->measured) {
         /* the measured store's own events; its lock's if the workers took it */
         st = &sum->measured_store;
         pst = &proc->measured_store;
+        sh = SHARDS_MEASURED(sum);
         scope = "measured_store";
         if (sum->measured_rcu.acquisitions > 0
             && rcuprof_probes_measured_lock_info(&ml) == 0 && ml.name != NULL) {
@@ -430,6 +508,8 @@ static json_t *summary_json(const struct rcuprof_probe_readout *p,
                         ratio(r->lock_ticks, r->timed, 1));
     json_object_set_new(j, "slow_fetches_per_kfetch",
                         ratio(st->cache_misses, st->cache_gets, 1000));
+    /* the workers' read locks, shard by shard (lines with a sharded store) */
+    json_object_set_new(j, "shard_read_shares", shard_read_shares(sh));
     json_object_set_new(j, "syncs", json_integer((json_int_t)pr->syncs));
     json_object_set_new(j, "publications",
                         json_integer((json_int_t)pst->publications));

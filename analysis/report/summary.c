@@ -111,6 +111,16 @@ static void print_probe_rest(FILE *f, const json_t *p, const json_t *s)
 
     if (json_is_number(v = json_object_get(s, "slow_fetches_per_kfetch")))
         fprintf(f, "               slow-path fetches %.2f per 1k\n", json_number_value(v));
+    /* a sharded store (4.0): the workers' read locks, shard by shard */
+    if (json_is_array(v = json_object_get(s, "shard_read_shares"))) {
+        size_t i;
+
+        fprintf(f, "               store read locks by shard:");
+        for (i = 0; i < json_array_size(v); i++)
+            fprintf(f, " %zu: %.1f%%", i,
+                    100.0 * json_number_value(json_array_get(v, i)));
+        fprintf(f, "\n");
+    }
     if (json_integer_value(json_object_get(s, "syncs")) > 0) {
         const json_t *sp = json_object_get(s, "writer_spin_ns_per_sync");
         const json_t *bl = json_object_get(s, "writer_blocked_ns_per_sync");

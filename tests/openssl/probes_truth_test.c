@@ -29,6 +29,12 @@
  *   ticks          the fenced timer pair resolves a known short delay (a
  *                  chain of dependent multiplies) and scales with it; the
  *                  quantum is the finest step consecutive reads show.
+ *   shards         (a sharded store: 4.0) each shard's counts sum to the
+ *                  store's; an EVP method id's shard is its operation id's
+ *                  low 2 bits (name_id << 8 | operation_id, & 3): N fetches
+ *                  of a digest count N cache gets on shard 1 alone, of a
+ *                  cipher on shard 2, a MAC 3, a KDF 0; all four together
+ *                  spread the read locks over every shard.
  *   frees          (RCU store) a method that a batch publication drops is
  *                  freed with no store lock held: its free function can
  *                  reserve the store itself (patches/README.md).
@@ -37,9 +43,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <openssl/core_dispatch.h>
 #include <openssl/crypto.h>
 #include <openssl/decoder.h>
 #include <openssl/evp.h>
+#include <openssl/kdf.h>
 #include <openssl/provider.h>
 #include "internal/property.h"
 #include "internal/cryptlib.h"
@@ -249,6 +257,13 @@ static void test_store_writes(void)
            (unsigned long long)(b.write_locks - a.write_locks),
            (unsigned long long)(b.biglock - a.biglock),
            (unsigned long long)(b.cache_sets - a.cache_sets));
+#ifdef RCUPROF_STORE_SHARDS
+    /*
+     * A sharded store's flush_all takes every shard's write lock: each of
+     * the two counts RCUPROF_STORE_SHARDS write locks, not one.
+     */
+    writes += 2 * (RCUPROF_STORE_SHARDS - 1);
+#endif
     CHECK(b.write_locks - a.write_locks == (uint64_t)writes,
           "write_locks %llu, store writes made %d",
           (unsigned long long)(b.write_locks - a.write_locks), writes);
@@ -295,6 +310,159 @@ static void test_store_writes(void)
 #endif
     ossl_method_store_free(store);
 }
+
+/* ---- shards: each shard's lock counted on its own (4.0) ---- */
+
+#ifdef RCUPROF_STORE_SHARDS
+/* Every shard's counts of kind |k| (and of the measured store) sum to the
+ * store's, member by member. */
+static void check_shard_sums(const struct rcuprof_probes_counters *c,
+                             const char *what)
+{
+    unsigned k, i;
+
+    for (k = 0; k <= RCUPROF_STORE_KINDS; k++) {
+        const struct rcuprof_probes_store *st = k < RCUPROF_STORE_KINDS
+            ? &c->store[k] : &c->measured_store;
+        const struct rcuprof_probes_shard *sh = k < RCUPROF_STORE_KINDS
+            ? c->shard[k] : c->measured_shard;
+        struct rcuprof_probes_shard t;
+
+        memset(&t, 0, sizeof(t));
+        for (i = 0; i < RCUPROF_STORE_SHARDS; i++) {
+            t.rwlock_reads += sh[i].rwlock_reads;
+            t.write_locks += sh[i].write_locks;
+            t.cache_gets += sh[i].cache_gets;
+            t.cache_misses += sh[i].cache_misses;
+            t.cache_sets += sh[i].cache_sets;
+        }
+        CHECK(t.rwlock_reads == st->rwlock_reads
+              && t.write_locks == st->write_locks
+              && t.cache_gets == st->cache_gets
+              && t.cache_misses == st->cache_misses
+              && t.cache_sets == st->cache_sets,
+              "%s, kind %u: shards sum to reads %llu writes %llu gets %llu "
+              "misses %llu sets %llu; the store's %llu %llu %llu %llu %llu",
+              what, k, (unsigned long long)t.rwlock_reads,
+              (unsigned long long)t.write_locks,
+              (unsigned long long)t.cache_gets,
+              (unsigned long long)t.cache_misses,
+              (unsigned long long)t.cache_sets,
+              (unsigned long long)st->rwlock_reads,
+              (unsigned long long)st->write_locks,
+              (unsigned long long)st->cache_gets,
+              (unsigned long long)st->cache_misses,
+              (unsigned long long)st->cache_sets);
+    }
+}
+
+/* One fetch (and free) of an algorithm of operation |op| */
+static int fetch_one(OSSL_LIB_CTX *ctx, int op)
+{
+    switch (op) {
+    case OSSL_OP_DIGEST: {
+        EVP_MD *m = EVP_MD_fetch(ctx, "SHA2-256", NULL);
+
+        EVP_MD_free(m);
+        return m != NULL;
+    }
+    case OSSL_OP_CIPHER: {
+        EVP_CIPHER *m = EVP_CIPHER_fetch(ctx, "AES-128-CBC", NULL);
+
+        EVP_CIPHER_free(m);
+        return m != NULL;
+    }
+    case OSSL_OP_MAC: {
+        EVP_MAC *m = EVP_MAC_fetch(ctx, "HMAC", NULL);
+
+        EVP_MAC_free(m);
+        return m != NULL;
+    }
+    case OSSL_OP_KDF: {
+        EVP_KDF *m = EVP_KDF_fetch(ctx, "HKDF", NULL);
+
+        EVP_KDF_free(m);
+        return m != NULL;
+    }
+    }
+    return 0;
+}
+
+static void test_shards(void)
+{
+    static const int ops[] = { OSSL_OP_DIGEST, OSSL_OP_CIPHER, OSSL_OP_MAC,
+                               OSSL_OP_KDF };
+    static const char *const names[] = { "digest", "cipher", "MAC", "KDF" };
+    OSSL_LIB_CTX *ctx = OSSL_LIB_CTX_new();
+    OSSL_PROVIDER *def = OSSL_PROVIDER_load(ctx, "default");
+    struct rcuprof_probes_counters a, b, proc;
+    unsigned i, j, used;
+    int n = 200, o;
+
+    CHECK(ctx != NULL && def != NULL, "lib ctx with default");
+    a.size = b.size = proc.size = sizeof(a);
+    for (o = 0; o < 4; o++)
+        CHECK(fetch_one(ctx, ops[o]), "fetch a %s", names[o]); /* warm */
+    /*
+     * Exactly where 4.0 puts them: a method id is name_id << 8 |
+     * operation_id, its shard id & (NUM_SHARDS - 1), so one operation's
+     * algorithms all share the shard operation_id & 3.
+     */
+    for (o = 0; o < 4; o++) {
+        unsigned want = (unsigned)ops[o] & (RCUPROF_STORE_SHARDS - 1);
+
+        rcuprof_probes_read(&a);
+        for (i = 0; i < (unsigned)n; i++)
+            fetch_one(ctx, ops[o]);
+        rcuprof_probes_read(&b);
+        for (j = 0; j < RCUPROF_STORE_SHARDS; j++) {
+            uint64_t gets = b.shard[RCUPROF_STORE_KIND_EVP][j].cache_gets
+                            - a.shard[RCUPROF_STORE_KIND_EVP][j].cache_gets;
+            uint64_t reads = b.shard[RCUPROF_STORE_KIND_EVP][j].rwlock_reads
+                             - a.shard[RCUPROF_STORE_KIND_EVP][j].rwlock_reads;
+
+            CHECK(gets == (j == want ? (uint64_t)n : 0)
+                  && (j == want ? reads >= (uint64_t)n : reads == 0),
+                  "%d %s fetches (operation %d): shard %u has %llu cache "
+                  "gets, %llu read locks; expected them all on shard %u",
+                  n, names[o], ops[o], j, (unsigned long long)gets,
+                  (unsigned long long)reads, want);
+        }
+        printf("shards: %d %s fetches, all on shard %u\n", n, names[o],
+               want);
+        check_shard_sums(&b, "this thread");
+    }
+    /* all four operations at once: the read locks spread over the shards */
+    rcuprof_probes_read(&a);
+    for (i = 0; i < (unsigned)n; i++)
+        for (o = 0; o < 4; o++)
+            fetch_one(ctx, ops[o]);
+    rcuprof_probes_read(&b);
+    printf("shards: %d fetches of each of 4 operations, read locks by shard:",
+           n);
+    for (j = 0, used = 0; j < RCUPROF_STORE_SHARDS; j++) {
+        uint64_t reads = b.shard[RCUPROF_STORE_KIND_EVP][j].rwlock_reads
+                         - a.shard[RCUPROF_STORE_KIND_EVP][j].rwlock_reads;
+
+        printf(" %llu", (unsigned long long)reads);
+        used += reads >= (uint64_t)n;
+    }
+    printf("\n");
+    CHECK(used == 4, "4 operations on 4 shards: only %u shards had %d read "
+          "locks", used, n);
+    check_shard_sums(&b, "this thread");
+    rcuprof_probes_read_process(&proc);
+    check_shard_sums(&proc, "the process");
+    OSSL_PROVIDER_unload(def);
+    OSSL_LIB_CTX_free(ctx);
+}
+#else
+static void test_shards(void)
+{
+    printf("shards: SKIPPED (this line's method store has no shards: "
+           "RCUPROF_STORE_SHARDS is 4.0's)\n");
+}
+#endif
 
 /* ---- frees at batch publication: after biglock is released ---- */
 
@@ -730,6 +898,7 @@ int main(void)
     test_store_writes();
     test_store_kinds();
     test_measured_store();
+    test_shards();
 #ifdef OSSL_METHOD_STORE_RCU
     test_frees_outside_biglock();
 #endif
