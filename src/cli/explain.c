@@ -559,6 +559,18 @@ static int run_one(struct explain *x, struct cell *cl, int first,
     if (!failed) {
         rcuprof_record_decode(res, &run);
         failed = !run.ok;
+        if (failed) {
+            char wtxt[96] = "";
+
+            if (cl->mod == MOD_WHATIF)
+                snprintf(wtxt, sizeof(wtxt), ", delay site %s at %u ns",
+                         x->wsites[cl->place / x->nwdelays],
+                         x->wdelays[cl->place % x->nwdelays]);
+            note(x, "a run at %u threads (%s%s) is not a measurement: %s",
+                 cl->threads, cl->mod == MOD_PAIR ? "pingpong"
+                 : x->pnames[cl->mod == MOD_MAIN ? cl->place : 0], wtxt,
+                 run.why);
+        }
         if (x->host[0] == '\0') {
             snprintf(x->host, sizeof(x->host), "%s",
                      run.host[0] ? run.host : "?");
