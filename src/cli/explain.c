@@ -182,7 +182,7 @@ static const struct rcuprof_opt explain_rows[ARG_N] = {
                    "also run whatif on these delay sites at each step's slow count and its reference (baseline placement, same blocks); the rule serialised_site reads them"),
     RCUPROF_OPTION(RCUPROF_OPT_STRING, "whatif-delays", 0, "LIST", EXPLAIN_WHATIF_DELAYS, 0, 0,
                    struct explain_args, whatif_delays, NULL,
-                   "with --whatif-site: the delays in ns, as whatif --delays (0 to 100000, 2 to 16 distinct)"),
+                   "with --whatif-site: the delays in ns, as whatif's (0 to 100000, 2 to 16 distinct)"),
     RCUPROF_OPTION(RCUPROF_OPT_CALLBACK, "pin", 0, "POLICY", "", 0, 0,
                    struct explain_args, threads, opt_pin, NULL),
     RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 0, "", "", 0, 0, NULL),
