@@ -566,10 +566,14 @@ static int run_one(struct explain *x, struct cell *cl, int first,
                 snprintf(wtxt, sizeof(wtxt), ", delay site %s at %u ns",
                          x->wsites[cl->place / x->nwdelays],
                          x->wdelays[cl->place % x->nwdelays]);
-            note(x, "a run at %u threads (%s%s) is not a measurement: %s",
-                 cl->threads, cl->mod == MOD_PAIR ? "pingpong"
-                 : x->pnames[cl->mod == MOD_MAIN ? cl->place : 0], wtxt,
-                 run.why);
+            if (cl->mod == MOD_PAIR)
+                note(x, "a pingpong run on CPUs %d,%d is not a measurement: %s",
+                     x->pairs[cl->place].a, x->pairs[cl->place].b, run.why);
+            else
+                note(x, "a run at %u threads (%s%s) is not a measurement: %s",
+                     cl->threads,
+                     x->pnames[cl->mod == MOD_MAIN ? cl->place : 0], wtxt,
+                     run.why);
         }
         if (x->host[0] == '\0') {
             snprintf(x->host, sizeof(x->host), "%s",
