@@ -429,6 +429,7 @@ typedef struct rcuprof_explain_meta_st {
     size_t npairs, total_pairs;
     size_t runs_total, runs_failed;
     const json_t *detection;    /* per variant, or NULL */
+    const json_t *whatif;       /* {sites, delays_ns, where}, or NULL */
     const json_t *cases, *notes;
 } rcuprof_explain_meta;
 

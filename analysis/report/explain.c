@@ -718,6 +718,8 @@ json_t *rcuprof_explain_report_json(const rcuprof_explain_meta *m)
     }
     json_object_set_new(report, "detection", m->detection != NULL
                         ? json_incref((json_t *)m->detection) : json_null());
+    json_object_set_new(report, "whatif", m->whatif != NULL
+                        ? json_incref((json_t *)m->whatif) : json_null());
     json_object_set(report, "cases", (json_t *)m->cases);
     json_object_set_new(report, "rtt", rtt_json(m));
     json_object_set_new(report, "runs", json_pack("{s:i, s:i}",

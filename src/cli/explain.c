@@ -1460,7 +1460,7 @@ static void options_text(const json_t *opts, char *otext, size_t n)
 static int explain_write(struct explain *x)
 {
     rcuprof_explain_meta m;
-    json_t *report, *inputs = json_array();
+    json_t *report, *inputs = json_array(), *wmeta = NULL;
     char otext[1024], cnote[256], *md = NULL, *js = NULL, *t;
     size_t i;
     int rc = RCUPROF_ERR_SYSTEM;
@@ -1504,10 +1504,22 @@ static int explain_write(struct explain *x)
     m.runs_total = x->runs_total;
     m.runs_failed = x->runs_failed;
     m.detection = x->detj;
+    if (x->nwsites > 0) {
+        json_t *ws = json_array(), *wd = json_array();
+
+        for (i = 0; i < x->nwsites; i++)
+            json_array_append_new(ws, json_string(x->wsites[i]));
+        for (i = 0; i < x->nwdelays; i++)
+            json_array_append_new(wd, json_integer(x->wdelays[i]));
+        wmeta = json_pack("{s:o, s:o, s:s}", "sites", ws, "delays_ns", wd,
+                          "where", x->wwhere != NULL ? x->wwhere : "?");
+    }
+    m.whatif = wmeta;
     m.cases = x->cases_json;
     m.notes = x->notes;
     report = rcuprof_explain_report_json(&m);
     json_decref(inputs);
+    json_decref(wmeta);
     if (report != NULL) {
         md = rcuprof_explain_markdown(report);
         js = json_dumps(report, JSON_INDENT(2));

@@ -55,6 +55,8 @@ errs = []
 def num(x):
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 verdicts = {"supported", "refuted", "inconclusive", "not testable"}
+if rep.get("whatif") != {"sites": ["write_hold", "outside"], "delays_ns": [0, 300, 600], "where": "driver"}:
+    errs.append(f"top-level whatif {rep.get('whatif')}")
 ids = [r["id"] for r in rep["rules"]]
 if "serialised_site" not in ids or ids[-1] != "unexplained":
     errs.append(f"rules table: {ids}")
@@ -125,7 +127,7 @@ rep = json.load(open(sys.argv[1]))
 ok = True
 for c in rep["cases"]:
     rule = next(r for r in c["rules"] if r["id"] == "serialised_site")
-    if c["whatif"] != [] or rule["verdict"] != "not testable" or "no --whatif-site" not in rule["reason"]:
+    if rep["whatif"] is not None or c["whatif"] != [] or rule["verdict"] != "not testable" or "no --whatif-site" not in rule["reason"]:
         print("  ", c["threads"], c["whatif"], rule); ok = False
 sys.exit(0 if ok else 1)
 PY
