@@ -265,6 +265,31 @@ typedef struct rcuprof_explain_side_st {
     double sweep_cost;          /* the sweep's median per-op cost; NAN */
 } rcuprof_explain_side;
 
+/* One delay site's whatif at both counts (issue 17 item 4;
+ * analysis/explain_whatif.c): its slope per ns put on an op at T and at
+ * R (analysis/whatif.h's fit over the blocks) and the ratio T over R with
+ * Fieller's interval over the blocks both have. */
+# define RCUPROF_EXPLAIN_MAX_WHATIF 8
+
+typedef struct rcuprof_explain_slope_st {
+    unsigned threads;
+    size_t blocks;              /* blocks with an ok run at every delay */
+    double slope, lo, hi;       /* NAN: no block (bounds: under 2) */
+} rcuprof_explain_slope;
+
+typedef struct rcuprof_explain_whatif_st {
+    char site[32];
+    char label[64];             /* how evidence names it ("rwlock
+                                 * write_hold"); the site by default */
+    rcuprof_explain_slope t, r;
+    int has_reference;
+    int ratio_rc;               /* rcuprof_whatif_slope_ratio's: 0 bounded,
+                                 * 1 unbounded (lo -INF, hi INF), -1 under 2
+                                 * paired blocks (NAN) */
+    double ratio, lo, hi;
+    size_t paired;              /* the blocks both fits have */
+} rcuprof_explain_whatif;
+
 typedef struct rcuprof_explain_case_st {
     const char *kind;           /* "dip", "knee", "listed" */
     int has_reference;
@@ -279,6 +304,8 @@ typedef struct rcuprof_explain_case_st {
     const rcuprof_explain_pair *pairs;
     size_t npairs;
     double sweep_rtt_min, sweep_rtt_max, sweep_rtt_jump; /* NAN: no sweep */
+    const rcuprof_explain_whatif *whatif; /* --whatif-site: one per site */
+    size_t nwhatif;
 } rcuprof_explain_case;
 
 enum {
@@ -316,6 +343,7 @@ typedef struct rcuprof_explain_thresholds_st {
     double rtt_state;           /* median rtt at T vs R: other state */
     double probe_rise;          /* probe figures rise by this fraction */
     double freq_drop;           /* cycles per ns falls by this fraction */
+    double serialised;          /* a site's slope at T over at R (1.5) */
 } rcuprof_explain_thresholds;
 
 void rcuprof_explain_thresholds_default(rcuprof_explain_thresholds *th);
@@ -352,6 +380,29 @@ void rcuprof_explain_classify(const rcuprof_explain_case *c,
 /* cost ratio target/reference of placement i (NAN if either missing). */
 double rcuprof_explain_excess(const rcuprof_explain_case *c, size_t i);
 
+/*
+ * explain_whatif.c: one run of a whatif cell (site at delay_ns, block,
+ * threads) as analysis/whatif.h's observation: the record's run.delay
+ * figures (NAN when absent), ok by the record's rule.
+ */
+struct rcuprof_whatif_obs_st;
+void rcuprof_explain_whatif_obs(const rcuprof_record *rec, unsigned block,
+                                unsigned threads, double delay_ns,
+                                struct rcuprof_whatif_obs_st *o);
+/*
+ * One site's figures from its runs obs[0..n) (both counts, blocks
+ * numbered alike at both: block i of every cell is the same block) over
+ * delays[0..nd): the fit at T and, with a reference, at R
+ * (rcuprof_whatif_fit_threads), and the ratio of T's slope over R's with
+ * its Fieller interval at RCUPROF_EXPLAIN_LEVEL
+ * (rcuprof_whatif_slope_ratio).  0, or -1 (memory, bad arguments).
+ */
+int rcuprof_explain_whatif_fit(const char *site,
+                               const struct rcuprof_whatif_obs_st *obs,
+                               size_t n, unsigned T, unsigned R,
+                               int has_reference, const double *delays,
+                               size_t nd, rcuprof_explain_whatif *out);
+
 /* ---------------------------------------------------------------------- */
 /* What one explain run was, for its report                                */
 
@@ -378,6 +429,7 @@ typedef struct rcuprof_explain_meta_st {
     size_t npairs, total_pairs;
     size_t runs_total, runs_failed;
     const json_t *detection;    /* per variant, or NULL */
+    const json_t *whatif;       /* {sites, delays_ns, where}, or NULL */
     const json_t *cases, *notes;
 } rcuprof_explain_meta;
 

@@ -40,6 +40,7 @@ void rcuprof_explain_thresholds_default(rcuprof_explain_thresholds *th)
     th->rtt_state = 1.5;
     th->probe_rise = 0.5;
     th->freq_drop = 0.05;
+    th->serialised = 1.5;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -871,6 +872,89 @@ static void rule_frequency(const rcuprof_explain_case *c,
     }
 }
 
+/* A slope with its interval, "1.02 [0.95, 1.09]" (bounds n/a under 2
+ * blocks), or "n/a" without a fit. */
+static const char *slope_text(const rcuprof_explain_slope *s, char *buf,
+                              size_t n)
+{
+    if (!isfinite(s->slope))
+        snprintf(buf, n, "n/a (no block with every delay)");
+    else if (!isfinite(s->lo) || !isfinite(s->hi))
+        snprintf(buf, n, "%.2f [n/a, %zu block]", s->slope, s->blocks);
+    else
+        snprintf(buf, n, "%.2f [%.2f, %.2f]", s->slope, s->lo, s->hi);
+    return buf;
+}
+
+/*
+ * serialised_site (issue 17 item 4): a site's slope (wall ns per ns of
+ * delay put on an op) grows from R to T when threads queue behind it.
+ * Per site, the ratio of T's slope over R's with Fieller's interval over
+ * the paired blocks: supported when the interval clears the threshold,
+ * refuted when it lies below, inconclusive when it straddles or is
+ * unbounded (R's slope not distinguishable from 0) or under 2 paired
+ * blocks.  The rule: supported when a site is, refuted when every site
+ * is, else inconclusive.
+ */
+static void rule_serialised(const rcuprof_explain_case *c,
+                            const rcuprof_explain_thresholds *th,
+                            rcuprof_explain_verdict *v)
+{
+    size_t i, sup = 0, ref = 0;
+    double thr = th->serialised;
+
+    if (c->nwhatif == 0 || c->whatif == NULL) {
+        not_testable(v, "no --whatif-site: no delay site was run");
+        return;
+    }
+    if (!c->has_reference) {
+        not_testable(v, "no reference count to compare with");
+        return;
+    }
+    for (i = 0; i < c->nwhatif; i++) {
+        const rcuprof_explain_whatif *w = &c->whatif[i];
+        char st[48], sr[48], rt[80];
+        int side;
+
+        slope_text(&w->t, st, sizeof(st));
+        slope_text(&w->r, sr, sizeof(sr));
+        if (w->ratio_rc < 0 || !isfinite(w->ratio)) {
+            snprintf(rt, sizeof(rt), "n/a (%zu paired blocks: 2 needed)",
+                     w->paired);
+            side = CON;
+        } else if (w->ratio_rc == 1) {
+            snprintf(rt, sizeof(rt), "%.2fx, unbounded (the slope at %u is not distinguishable from 0)",
+                     w->ratio, w->r.threads);
+            side = w->ratio >= thr ? PRO : CON;
+        } else {
+            int len = snprintf(rt, sizeof(rt), "%.2fx [%.2f, %.2f]",
+                               w->ratio, w->lo, w->hi);
+
+            if (!(w->lo >= thr) && !(w->hi < thr) && len > 0
+                && (size_t)len < sizeof(rt))
+                snprintf(rt + len, sizeof(rt) - (size_t)len,
+                         " (straddles %.3g)", thr);
+            if (w->lo >= thr) {
+                sup++;
+                side = PRO;
+            } else if (w->hi < thr) {
+                ref++;
+                side = CON;
+            } else {
+                side = w->ratio >= thr ? PRO : CON;
+            }
+        }
+        add(v, side, "%s: slope %s at %u -> %s at %u: ratio %s", w->label,
+            sr, w->r.threads, st, w->t.threads, rt);
+    }
+    if (sup > 0)
+        v->verdict = RCUPROF_EXPLAIN_SUPPORTED;
+    else if (ref == c->nwhatif)
+        v->verdict = RCUPROF_EXPLAIN_REFUTED;
+    else
+        v->verdict = RCUPROF_EXPLAIN_INCONCLUSIVE;
+}
+
 /* Evaluated by rcuprof_explain_classify from the others' verdicts. */
 static void rule_unexplained(const rcuprof_explain_case *c,
                              const rcuprof_explain_thresholds *th,
@@ -912,6 +996,9 @@ const rcuprof_explain_rule rcuprof_explain_rules[] = {
     { "frequency", "frequency (turbo bins)",
       "cycles per ns fall with more active cores",
       rule_frequency },
+    { "serialised_site", "serialised site",
+      "a delay site's whatif slope at T is at least 1.5x its slope at R (--whatif-site): threads queue behind it",
+      rule_serialised },
     { "unexplained", "unexplained",
       "a step that no rule above supports",
       rule_unexplained },

@@ -122,6 +122,37 @@ static void side_json(json_t *arr, const rcuprof_explain_side *s,
             "metrics", rcuprof_explain_agg_json(&s->nowriters)));
 }
 
+/* A slope and its interval (null figures when absent). */
+static json_t *slope_json(const rcuprof_explain_slope *s)
+{
+    return json_pack("{s:i, s:i, s:o, s:o, s:o}", "threads", (int)s->threads,
+                     "blocks", (int)s->blocks, "slope", jnum(s->slope),
+                     "lo", jnum(s->lo), "hi", jnum(s->hi));
+}
+
+/* whatif[]: per site, the slopes at both counts and their ratio. */
+static json_t *whatif_json(const rcuprof_explain_case *c)
+{
+    json_t *arr = json_array();
+    size_t i;
+
+    for (i = 0; i < c->nwhatif; i++) {
+        const rcuprof_explain_whatif *w = &c->whatif[i];
+        int have = w->has_reference && w->ratio_rc >= 0;
+
+        json_array_append_new(arr, json_pack(
+            "{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:b, s:i}",
+            "site", w->site, "label", w->label, "t", slope_json(&w->t),
+            "r", w->has_reference ? slope_json(&w->r) : json_null(),
+            "ratio", have ? jnum(w->ratio) : json_null(),
+            "ratio_lo", have ? jnum(w->lo) : json_null(),
+            "ratio_hi", have ? jnum(w->hi) : json_null(),
+            "bounded", have && w->ratio_rc == 0,
+            "blocks_paired", (int)w->paired));
+    }
+    return arr;
+}
+
 json_t *rcuprof_explain_case_json(const rcuprof_explain_case *c,
                                   const rcuprof_explain_verdict *v,
                                   const char *summary)
@@ -162,6 +193,7 @@ json_t *rcuprof_explain_case_json(const rcuprof_explain_case *c,
     json_object_set_new(j, "causes", causes);
     json_object_set_new(j, "measurements", meas);
     json_object_set_new(j, "rules", rules);
+    json_object_set_new(j, "whatif", whatif_json(c));
     return j;
 }
 
@@ -376,6 +408,55 @@ static void md_rules(struct rcuprof_sb *b, const json_t *rules)
     }
 }
 
+/* A slope cell "1.02 [0.95, 1.09]" from whatif[]'s t or r. */
+static void md_slope(struct rcuprof_sb *b, const json_t *s)
+{
+    if (!json_is_number(json_object_get(s, "slope"))) {
+        rcuprof_sb_printf(b, "-");
+        return;
+    }
+    rcuprof_sb_printf(b, "%.2f", gnum(s, "slope"));
+    if (json_is_number(json_object_get(s, "lo")))
+        rcuprof_sb_printf(b, " [%.2f, %.2f]", gnum(s, "lo"), gnum(s, "hi"));
+}
+
+/* The whatif table of a case: one row per site. */
+static void md_whatif(struct rcuprof_sb *b, const json_t *c)
+{
+    const json_t *wa = json_object_get(c, "whatif"), *w;
+    size_t i;
+
+    if (json_array_size(wa) == 0)
+        return;
+    rcuprof_sb_printf(b, "Whatif (wall ns/op per ns of delay put on an op, 95%% intervals over the blocks):\n\n| site | slope at %d | slope at ",
+                      (int)json_integer_value(json_object_get(c, "threads")));
+    if (json_is_integer(json_object_get(c, "reference")))
+        rcuprof_sb_printf(b, "%d", (int)json_integer_value(
+                              json_object_get(c, "reference")));
+    else
+        rcuprof_sb_printf(b, "-");
+    rcuprof_sb_printf(b, " | ratio | blocks paired |\n|---|---:|---:|---:|---:|\n");
+    json_array_foreach(wa, i, w) {
+        rcuprof_sb_printf(b, "| ");
+        sb_cell(b, json_string_value(json_object_get(w, "label")));
+        rcuprof_sb_printf(b, " | ");
+        md_slope(b, json_object_get(w, "t"));
+        rcuprof_sb_printf(b, " | ");
+        md_slope(b, json_object_get(w, "r"));
+        rcuprof_sb_printf(b, " | ");
+        if (!json_is_number(json_object_get(w, "ratio")))
+            rcuprof_sb_printf(b, "-");
+        else if (json_is_true(json_object_get(w, "bounded")))
+            rcuprof_sb_printf(b, "%.2fx [%.2f, %.2f]", gnum(w, "ratio"),
+                              gnum(w, "ratio_lo"), gnum(w, "ratio_hi"));
+        else
+            rcuprof_sb_printf(b, "%.2fx (unbounded)", gnum(w, "ratio"));
+        rcuprof_sb_printf(b, " | %d |\n", (int)json_integer_value(
+                              json_object_get(w, "blocks_paired")));
+    }
+    rcuprof_sb_printf(b, "\n");
+}
+
 static void md_detection(struct rcuprof_sb *b, const json_t *det)
 {
     const char *variant;
@@ -532,6 +613,7 @@ char *rcuprof_explain_markdown(const json_t *rep)
                   json_string_value(json_object_get(c, "summary")));
         md_measurements(&b, json_object_get(c, "measurements"));
         rcuprof_sb_printf(&b, "\n");
+        md_whatif(&b, c);
         md_rules(&b, json_object_get(c, "rules"));
         rcuprof_sb_printf(&b, "\n");
     }
@@ -636,6 +718,8 @@ json_t *rcuprof_explain_report_json(const rcuprof_explain_meta *m)
     }
     json_object_set_new(report, "detection", m->detection != NULL
                         ? json_incref((json_t *)m->detection) : json_null());
+    json_object_set_new(report, "whatif", m->whatif != NULL
+                        ? json_incref((json_t *)m->whatif) : json_null());
     json_object_set(report, "cases", (json_t *)m->cases);
     json_object_set_new(report, "rtt", rtt_json(m));
     json_object_set_new(report, "runs", json_pack("{s:i, s:i}",

@@ -163,6 +163,22 @@ int rcuprof_sweep_whatif(const struct rcuprof_whatif_plan *p);
 /* whatif.c */
 int rcuprof_cmd_whatif(int argc, char **argv);
 
+/*
+ * delay_sites.c (whatif's --site/--delays, explain's --whatif-site/
+ * --whatif-delays): the delays of LIST arg into d (0..100000 ns each, 2 to
+ * 16 distinct): 0, or -1 after the one line "CMD: --OPT ...".  The sites
+ * against the driver's build record (its --version: build.delay_sites, or
+ * build.driver_delay_sites[workload] for a baseline workload): 0 (*where
+ * "library" or "driver"), or an exit code after the one line naming the
+ * first site it lacks and the sites it has.
+ */
+int rcuprof_parse_delays(const char *cmd, const char *opt, const char *arg,
+                         unsigned *d, size_t *nd);
+int rcuprof_delay_sites_check(const char *cmd, const char *opt,
+                              const char *drv, const char *variant,
+                              const char *const *sites, size_t nsites,
+                              const char *workload, const char **where);
+
 /* explain.c (issue 10; explain.h has the pure parts) */
 int rcuprof_cmd_explain(int argc, char **argv);
 

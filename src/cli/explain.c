@@ -20,6 +20,7 @@
 #include "results.h"
 #include "rcuprof_counters.h"
 #include "rcuprof_placement.h"
+#include "whatif.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -41,13 +42,19 @@
 #define EXPLAIN_REPS_MAX 1000
 #define EXPLAIN_BLOCKS_MAX 1000
 
-enum { MOD_MAIN = 0, MOD_ALT, MOD_NOWRITERS, MOD_PAIR };
+/* MOD_WHATIF: the baseline placement with one delay site armed at one
+ * delay (--whatif-site, --whatif-delays). */
+enum { MOD_MAIN = 0, MOD_ALT, MOD_NOWRITERS, MOD_PAIR, MOD_WHATIF };
+
+#define EXPLAIN_WHATIF_DELAYS "0,50,100,200"
 
 struct cell {
     unsigned threads;
-    size_t place;               /* policy index; pair index for MOD_PAIR */
+    size_t place;               /* policy index; pair index for MOD_PAIR;
+                                 * site x nwdelays + delay index for
+                                 * MOD_WHATIF */
     int mod;
-    rcuprof_explain_run *runs;
+    rcuprof_explain_run *runs;  /* run i is block i's (failed ones too) */
     size_t n, cap;
     double *rtt;                /* MOD_PAIR: round trips, ns */
 };
@@ -93,6 +100,14 @@ struct explain {
     json_t *notes;
     char host[128], kernel[128];
     int sample;
+    /* --whatif-site, --whatif-delays: the sites (into wsbuf), the delays,
+     * whose sites they are ("driver" or "library") */
+    char wsbuf[256];
+    const char *wsites[RCUPROF_EXPLAIN_MAX_WHATIF];
+    size_t nwsites;
+    unsigned wdelays[RCUPROF_WHATIF_DELAYS_MAX];
+    size_t nwdelays;
+    const char *wwhere;
 
     /* What was asked: results files, listed counts, options. */
     char **files;
@@ -116,14 +131,15 @@ struct explain {
 
 /* explain's own options; the driver's follow them (but --pin). */
 struct explain_args {
-    const char *threads, *variant, *out;
+    const char *threads, *variant, *out, *whatif_site, *whatif_delays;
     unsigned reps;
     uint64_t seed, max_pairs, timeout;
     double target_mde, max_time;
 };
 
 enum { ARG_THREADS, ARG_VARIANT, ARG_REPS, ARG_OUT, ARG_SEED, ARG_MAX_PAIRS,
-       ARG_TIMEOUT, ARG_TARGET_MDE, ARG_MAX_TIME, ARG_PIN, ARG_HELP, ARG_N };
+       ARG_TIMEOUT, ARG_TARGET_MDE, ARG_MAX_TIME, ARG_WHATIF_SITE,
+       ARG_WHATIF_DELAYS, ARG_PIN, ARG_HELP, ARG_N };
 
 /* --pin: explain chooses the placements. */
 static int opt_pin(void *target, const struct rcuprof_opt *row,
@@ -161,6 +177,12 @@ static const struct rcuprof_opt explain_rows[ARG_N] = {
     RCUPROF_OPTION(RCUPROF_OPT_CALLBACK, "max-time", 0, "DUR", "", 0, 0,
                    struct explain_args, max_time, rcuprof_cmd_opt_duration,
                    "adaptive: add no block that would end after DUR (90, 15m, 1h30m) from the start"),
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "whatif-site", 0, "S[,S...]", "", 0, 0,
+                   struct explain_args, whatif_site, NULL,
+                   "also run whatif on these delay sites at each step's slow count and its reference (baseline placement, same blocks); the rule serialised_site reads them"),
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "whatif-delays", 0, "LIST", EXPLAIN_WHATIF_DELAYS, 0, 0,
+                   struct explain_args, whatif_delays, NULL,
+                   "with --whatif-site: the delays in ns, as whatif's (0 to 100000, 2 to 16 distinct)"),
     RCUPROF_OPTION(RCUPROF_OPT_CALLBACK, "pin", 0, "POLICY", "", 0, 0,
                    struct explain_args, threads, opt_pin, NULL),
     RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 0, "", "", 0, 0, NULL),
@@ -467,10 +489,16 @@ static int build_argv(struct explain *x, const struct cell *cl, char **av,
             json_object_set_new(o, "writers", json_string("0"));
             json_object_del(o, "write-rate");
             json_object_del(o, "churn");
+        } else if (o != NULL && cl->mod == MOD_WHATIF) {
+            json_object_set_new(o, "delay-site", json_string(
+                x->wsites[cl->place / x->nwdelays]));
+            json_object_set_new(o, "delay-ns", json_sprintf("%u",
+                x->wdelays[cl->place % x->nwdelays]));
         }
         if (o != NULL) {
             json_object_set_new(o, "threads", json_sprintf("%u", cl->threads));
-            json_object_set_new(o, "pin", json_string(x->pnames[cl->place]));
+            json_object_set_new(o, "pin", json_string(
+                x->pnames[cl->mod == MOD_MAIN ? cl->place : 0]));
         }
     }
     if (o == NULL)
@@ -512,8 +540,15 @@ static int run_one(struct explain *x, struct cell *cl, int first,
             return -2;
         }
         failed = 1;
-        note(x, "a run at %u threads (%s) failed: %s", cl->threads,
-             cl->mod == MOD_PAIR ? "pingpong" : x->pnames[cl->place],
+        char wtxt[96] = "";
+
+        if (cl->mod == MOD_WHATIF)
+            snprintf(wtxt, sizeof(wtxt), ", delay site %s at %u ns",
+                     x->wsites[cl->place / x->nwdelays],
+                     x->wdelays[cl->place % x->nwdelays]);
+        note(x, "a run at %u threads (%s%s) failed: %s", cl->threads,
+             cl->mod == MOD_PAIR ? "pingpong"
+             : x->pnames[cl->mod == MOD_MAIN ? cl->place : 0], wtxt,
              r.timed_out ? "timed out" : em[0] ? em : "no message");
     } else {
         res = json_loads(r.out, 0, NULL);
@@ -524,6 +559,22 @@ static int run_one(struct explain *x, struct cell *cl, int first,
     if (!failed) {
         rcuprof_record_decode(res, &run);
         failed = !run.ok;
+        if (failed) {
+            char wtxt[96] = "";
+
+            if (cl->mod == MOD_WHATIF)
+                snprintf(wtxt, sizeof(wtxt), ", delay site %s at %u ns",
+                         x->wsites[cl->place / x->nwdelays],
+                         x->wdelays[cl->place % x->nwdelays]);
+            if (cl->mod == MOD_PAIR)
+                note(x, "a pingpong run on CPUs %d,%d is not a measurement: %s",
+                     x->pairs[cl->place].a, x->pairs[cl->place].b, run.why);
+            else
+                note(x, "a run at %u threads (%s%s) is not a measurement: %s",
+                     cl->threads,
+                     x->pnames[cl->mod == MOD_MAIN ? cl->place : 0], wtxt,
+                     run.why);
+        }
         if (x->host[0] == '\0') {
             snprintf(x->host, sizeof(x->host), "%s",
                      run.host[0] ? run.host : "?");
@@ -727,6 +778,68 @@ static int write_out(const char *dir, const char *name, const char *text)
 /* The phases of rcuprof explain                                           */
 
 /*
+ * --whatif-site S[,S...] (at most RCUPROF_EXPLAIN_MAX_WHATIF, each once;
+ * checked against the driver later) and its delays, as whatif's.  The
+ * driver's own --delay-site/--delay-ns would arm a site in every run: not
+ * with these.  0 or an exit code.
+ */
+static int parse_whatif(struct explain *x, const char *sites,
+                        const char *delays)
+{
+    char err[512], *p, *tok, *save = NULL;
+    size_t i;
+
+    if (json_object_get(x->cli_opts, "delay-site") != NULL
+        || json_object_get(x->cli_opts, "delay-ns") != NULL) {
+        rcuprof_err("explain: --delay-site and --delay-ns are explain's to set with --whatif-site: drop them");
+        return RCUPROF_ERR_USAGE;
+    }
+    if (rcuprof_list_check("whatif-site", sites, err, sizeof(err)) != 0) {
+        rcuprof_err("explain: %s", err);
+        return RCUPROF_ERR_USAGE;
+    }
+    if (sites[0] == '\0' || strlen(sites) >= sizeof(x->wsbuf)) {
+        rcuprof_err("explain: --whatif-site '%s': give 1 to %d site names, comma-separated",
+                    sites, RCUPROF_EXPLAIN_MAX_WHATIF);
+        return RCUPROF_ERR_USAGE;
+    }
+    strcpy(x->wsbuf, sites);
+    for (p = x->wsbuf; (tok = strtok_r(p, ",", &save)) != NULL; p = NULL) {
+        while (*tok == ' ')
+            tok++;
+        for (i = strlen(tok); i > 0 && tok[i - 1] == ' '; i--)
+            tok[i - 1] = '\0';
+        if (tok[0] == '\0' || strlen(tok) >= 32) {
+            rcuprof_err("explain: --whatif-site '%s': a site name is empty or longer than 31: give names like write_hold,outside",
+                        sites);
+            return RCUPROF_ERR_USAGE;
+        }
+        for (i = 0; i < x->nwsites; i++)
+            if (strcmp(x->wsites[i], tok) == 0) {
+                rcuprof_err("explain: --whatif-site '%s': %s is repeated: give each site once",
+                            sites, tok);
+                return RCUPROF_ERR_USAGE;
+            }
+        if (x->nwsites == RCUPROF_EXPLAIN_MAX_WHATIF) {
+            rcuprof_err("explain: --whatif-site '%s': more than %d sites: give at most %d",
+                        sites, RCUPROF_EXPLAIN_MAX_WHATIF,
+                        RCUPROF_EXPLAIN_MAX_WHATIF);
+            return RCUPROF_ERR_USAGE;
+        }
+        x->wsites[x->nwsites++] = tok;
+    }
+    if (x->nwsites == 0) {
+        rcuprof_err("explain: --whatif-site '%s': give 1 to %d site names, comma-separated",
+                    sites, RCUPROF_EXPLAIN_MAX_WHATIF);
+        return RCUPROF_ERR_USAGE;
+    }
+    if (rcuprof_parse_delays("explain", "whatif-delays", delays, x->wdelays,
+                             &x->nwdelays) != 0)
+        return RCUPROF_ERR_USAGE;
+    return 0;
+}
+
+/*
  * Parse: explain's options, the driver's (x->cli_opts), the results files
  * and the listed counts.  0, -1 for --help (printed), or an exit code.
  */
@@ -787,6 +900,14 @@ static int explain_parse(int argc, char **argv, struct explain *x)
                     x->nlist, EXPLAIN_MAX_CASES);
         return RCUPROF_ERR_USAGE;
     }
+    if (seen[ARG_WHATIF_DELAYS] && !seen[ARG_WHATIF_SITE]) {
+        rcuprof_err("explain: --whatif-delays is the delays of --whatif-site: give --whatif-site S too");
+        return RCUPROF_ERR_USAGE;
+    }
+    if (seen[ARG_WHATIF_SITE])
+        return parse_whatif(x, a.whatif_site,
+                            seen[ARG_WHATIF_DELAYS] ? a.whatif_delays
+                                                    : EXPLAIN_WHATIF_DELAYS);
     return 0;
 }
 
@@ -922,6 +1043,12 @@ static int explain_check_variant(struct explain *x)
                      && strcmp(opt_str(x, "write-rate"), "0") != 0);
     x->sample = opt_str(x, "sample") != NULL
                 && strcmp(opt_str(x, "sample"), "on") == 0;
+    if (x->nwsites > 0)
+        return rcuprof_delay_sites_check("explain", "whatif-site", x->drv,
+                                         x->variant, x->wsites, x->nwsites,
+                                         opt_str(x, "workload") != NULL
+                                         ? opt_str(x, "workload") : "fetch",
+                                         &x->wwhere);
     return 0;
 }
 
@@ -982,6 +1109,9 @@ static int explain_plan_cells(struct explain *x)
             || (x->writers
                 && cell_add(x, x->counts[i], 0, MOD_NOWRITERS) != 0))
             goto oom;
+        for (p = 0; p < x->nwsites * x->nwdelays; p++)
+            if (cell_add(x, x->counts[i], p, MOD_WHATIF) != 0)
+                goto oom;
     }
     if (pick_pairs(x) != 0)
         goto oom;
@@ -1072,10 +1202,16 @@ static int explain_need(struct explain *x, size_t *need, double *worst,
             *need = k;
         if (!(*worst >= mde)) {
             *worst = mde;
-            snprintf(where, n, "%u threads, %s%s", cl->threads,
+            char wtxt[96] = "";
+
+            if (cl->mod == MOD_WHATIF)
+                snprintf(wtxt, sizeof(wtxt), ", %s at %u ns",
+                         x->wsites[cl->place / x->nwdelays],
+                         x->wdelays[cl->place % x->nwdelays]);
+            snprintf(where, n, "%u threads, %s%s%s", cl->threads,
                      x->pnames[cl->mod == MOD_MAIN ? cl->place : 0],
                      cl->mod == MOD_ALT ? ", other harness"
-                     : cl->mod == MOD_NOWRITERS ? ", no writers" : "");
+                     : cl->mod == MOD_NOWRITERS ? ", no writers" : "", wtxt);
         }
     }
     if (unknown > 0) {
@@ -1167,12 +1303,62 @@ static int explain_run_interleaved(struct explain *x)
     return rc;
 }
 
+/*
+ * The whatif of each --whatif-site at the case's two counts: every run of
+ * its cells, run i of a cell being block i's (failed runs kept as gaps),
+ * as whatif's observations, then the fits and the ratio of the slopes
+ * (analysis/explain_whatif.c).  0, or -1 out of memory.
+ */
+static int case_whatif(struct explain *x, const struct case_spec *cs,
+                       rcuprof_explain_whatif *out)
+{
+    unsigned counts[2] = { cs->target, cs->reference };
+    double delays[RCUPROF_WHATIF_DELAYS_MAX];
+    const char *wl = opt_str(x, "workload");
+    rcuprof_whatif_obs *obs;
+    size_t s, d, k, i, n, cap = 0;
+    int rc = 0;
+
+    for (d = 0; d < x->nwdelays; d++)
+        delays[d] = x->wdelays[d];
+    for (i = 0; i < x->ncells; i++)
+        if (x->cells[i].mod == MOD_WHATIF)
+            cap += x->cells[i].n;
+    obs = malloc((cap + 1) * sizeof(*obs));
+    if (obs == NULL)
+        return -1;
+    for (s = 0; s < x->nwsites && rc == 0; s++) {
+        n = 0;
+        for (k = 0; k < (cs->has_ref ? 2u : 1u); k++)
+            for (d = 0; d < x->nwdelays; d++) {
+                const struct cell *cl = cell_get(x, counts[k],
+                                                 s * x->nwdelays + d,
+                                                 MOD_WHATIF);
+
+                for (i = 0; cl != NULL && i < cl->n && n < cap; i++)
+                    rcuprof_explain_whatif_obs(&cl->runs[i], (unsigned)i,
+                                               counts[k], delays[d],
+                                               &obs[n++]);
+            }
+        rc = rcuprof_explain_whatif_fit(x->wsites[s], obs, n, cs->target,
+                                        cs->reference, cs->has_ref, delays,
+                                        x->nwdelays, &out[s]);
+        if (rc == 0 && x->wwhere != NULL && strcmp(x->wwhere, "driver") == 0
+            && wl != NULL)
+            snprintf(out[s].label, sizeof(out[s].label), "%s %s", wl,
+                     x->wsites[s]);
+    }
+    free(obs);
+    return rc;
+}
+
 /* One case's two sides and the machine, classified into x->cases. */
 static int classify_case(struct explain *x, const struct case_spec *cs,
                          const rcuprof_explain_thresholds *th)
 {
     rcuprof_explain_case *c = calloc(1, sizeof(*c));
     rcuprof_explain_verdict *vd = calloc(rcuprof_explain_nrules, sizeof(*vd));
+    rcuprof_explain_whatif wi[RCUPROF_EXPLAIN_MAX_WHATIF];
     const struct sweep_ctx *sw = x->sw;
     const rcuprof_explain_detection *det = x->have_det ? &x->det : NULL;
     char summary[256];
@@ -1201,6 +1387,15 @@ static int classify_case(struct explain *x, const struct case_spec *cs,
     c->sweep_rtt_min = sw != NULL && isfinite(sw->min) ? sw->min : NAN;
     c->sweep_rtt_max = sw != NULL && isfinite(sw->max) ? sw->max : NAN;
     c->sweep_rtt_jump = sw != NULL ? sw->jump : NAN;
+    if (x->nwsites > 0) {
+        if (case_whatif(x, cs, wi) != 0) {
+            free(c);
+            free(vd);
+            return -1;
+        }
+        c->whatif = wi;
+        c->nwhatif = x->nwsites;
+    }
     rcuprof_explain_classify(c, th, vd, summary, sizeof(summary));
     json_array_append_new(x->cases_json,
                           rcuprof_explain_case_json(c, vd, summary));
@@ -1265,7 +1460,7 @@ static void options_text(const json_t *opts, char *otext, size_t n)
 static int explain_write(struct explain *x)
 {
     rcuprof_explain_meta m;
-    json_t *report, *inputs = json_array();
+    json_t *report, *inputs = json_array(), *wmeta = NULL;
     char otext[1024], cnote[256], *md = NULL, *js = NULL, *t;
     size_t i;
     int rc = RCUPROF_ERR_SYSTEM;
@@ -1309,10 +1504,22 @@ static int explain_write(struct explain *x)
     m.runs_total = x->runs_total;
     m.runs_failed = x->runs_failed;
     m.detection = x->detj;
+    if (x->nwsites > 0) {
+        json_t *ws = json_array(), *wd = json_array();
+
+        for (i = 0; i < x->nwsites; i++)
+            json_array_append_new(ws, json_string(x->wsites[i]));
+        for (i = 0; i < x->nwdelays; i++)
+            json_array_append_new(wd, json_integer(x->wdelays[i]));
+        wmeta = json_pack("{s:o, s:o, s:s}", "sites", ws, "delays_ns", wd,
+                          "where", x->wwhere != NULL ? x->wwhere : "?");
+    }
+    m.whatif = wmeta;
     m.cases = x->cases_json;
     m.notes = x->notes;
     report = rcuprof_explain_report_json(&m);
     json_decref(inputs);
+    json_decref(wmeta);
     if (report != NULL) {
         md = rcuprof_explain_markdown(report);
         js = json_dumps(report, JSON_INDENT(2));

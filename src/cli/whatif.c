@@ -83,12 +83,6 @@ static const struct rcuprof_opt whatif_rows[ARG_N] = {
 static const char *const own_driver[] = { "threads", "delay-site",
                                           "delay-ns", NULL };
 
-/* The baseline workloads (section 1, run --workload): their sites are the
- * driver's, not the library's. */
-static const char *const baselines[] = { "empty", "atomic", "padded",
-                                         "rwlock", "rcu", "urcu", "pingpong",
-                                         NULL };
-
 static void help(void)
 {
     static const struct rcuprof_opt help_row[] = {
@@ -102,153 +96,6 @@ static void help(void)
     rcuprof_opts_help(stdout, rcuprof_driver_opts, rcuprof_driver_nopts, 0,
                       own_driver);
     rcuprof_opts_help(stdout, help_row, 1, 0, NULL);
-}
-
-/* --delays: whole numbers 0..100000, 2..16 items, no repeat, no empty
- * item.  0, or -1 after the one line. */
-static int parse_delays(const char *arg, unsigned *d, size_t *nd)
-{
-    char err[512];
-    const char *p = arg;
-    size_t i, k = 0;
-
-    *nd = 0;
-    if (arg[0] == '\0') {
-        rcuprof_err("whatif: --delays is empty: give at least 2 delays in ns, like 0,100,200");
-        return -1;
-    }
-    if (rcuprof_list_check("delays", arg, err, sizeof(err)) != 0) {
-        rcuprof_err("whatif: %s", err);
-        return -1;
-    }
-    while (*p != '\0') {
-        unsigned long v = 0;
-        const char *s;
-
-        while (*p == ' ')
-            p++;
-        s = p;
-        while (*p >= '0' && *p <= '9') {
-            if (v <= RCUPROF_WHATIF_DELAY_NS_MAX)
-                v = v * 10 + (unsigned long)(*p - '0');
-            p++;
-        }
-        while (*p == ' ')
-            p++;
-        k++;
-        if (p == s || (*p != ',' && *p != '\0')) {
-            rcuprof_err("whatif: --delays '%s': item %zu is not a whole number of ns: give values 0 to %u",
-                        arg, k, RCUPROF_WHATIF_DELAY_NS_MAX);
-            return -1;
-        }
-        if (v > RCUPROF_WHATIF_DELAY_NS_MAX) {
-            rcuprof_err("whatif: --delays '%s': item %zu is above %u ns: give values 0 to %u",
-                        arg, k, RCUPROF_WHATIF_DELAY_NS_MAX,
-                        RCUPROF_WHATIF_DELAY_NS_MAX);
-            return -1;
-        }
-        if (*nd == RCUPROF_WHATIF_DELAYS_MAX) {
-            rcuprof_err("whatif: --delays '%s': more than %d delays: give at most %d",
-                        arg, RCUPROF_WHATIF_DELAYS_MAX,
-                        RCUPROF_WHATIF_DELAYS_MAX);
-            return -1;
-        }
-        for (i = 0; i < *nd; i++)
-            if (d[i] == v) {
-                rcuprof_err("whatif: --delays '%s': %lu ns is repeated (item %zu): give each delay once",
-                            arg, v, k);
-                return -1;
-            }
-        d[(*nd)++] = (unsigned)v;
-        if (*p == ',')
-            p++;
-    }
-    if (*nd < 2) {
-        rcuprof_err("whatif: --delays '%s': a slope needs at least 2 distinct delays, like 0,%s",
-                    arg, d[0] == 0 ? "100" : arg);
-        return -1;
-    }
-    return 0;
-}
-
-/* The names of a JSON array of strings, ", "-separated, or "none". */
-static void list_names(const json_t *a, char *buf, size_t n)
-{
-    const json_t *v;
-    size_t i, len = 0;
-
-    buf[0] = '\0';
-    json_array_foreach(a, i, v)
-        if (json_is_string(v) && len < n)
-            len += (size_t)snprintf(buf + len, n - len, "%s%s",
-                                    len ? ", " : "", json_string_value(v));
-    if (buf[0] == '\0')
-        snprintf(buf, n, "none");
-}
-
-static int in_list(const json_t *a, const char *s)
-{
-    const json_t *v;
-    size_t i;
-
-    json_array_foreach(a, i, v)
-        if (json_is_string(v) && strcmp(json_string_value(v), s) == 0)
-            return 1;
-    return 0;
-}
-
-/*
- * The site against the driver's build record (its --version): the
- * library's sites, or the baseline workload's.  A record without the
- * members (a driver from before the delay sites) has none.  *where gets
- * "library" or "driver".  0, or an exit code after the one line.
- */
-static int check_site(const char *drv, const char *variant, const char *site,
-                      const char *workload, const char **where)
-{
-    char *argv[3], names[1024];
-    struct rcuprof_driver_result r;
-    json_t *rec, *b, *sites;
-    size_t i;
-    int base = 0, ok;
-
-    for (i = 0; baselines[i] != NULL; i++)
-        base |= strcmp(workload, baselines[i]) == 0;
-    argv[0] = (char *)drv;
-    argv[1] = "--version";
-    argv[2] = NULL;
-    if (rcuprof_driver_spawn(drv, argv, 60, &r) != 0) {
-        rcuprof_err("whatif: cannot start %s: check it is executable", drv);
-        return RCUPROF_ERR_SYSTEM;
-    }
-    rec = r.exited && r.status == 0 ? json_loads(r.out, 0, NULL) : NULL;
-    rcuprof_driver_result_free(&r);
-    if (!json_is_object(rec)) {
-        json_decref(rec);
-        rcuprof_err("whatif: %s --version printed no build record: rebuild the variant (make build)",
-                    drv);
-        return RCUPROF_ERR_SYSTEM;
-    }
-    /* The build record itself, or a document with it under "build". */
-    b = json_is_object(json_object_get(rec, "build"))
-        ? json_object_get(rec, "build") : rec;
-    sites = base ? json_object_get(json_object_get(b, "driver_delay_sites"),
-                                   workload)
-                 : json_object_get(b, "delay_sites");
-    ok = in_list(sites, site);
-    list_names(sites, names, sizeof(names));
-    json_decref(rec);
-    if (!ok) {
-        if (base)
-            rcuprof_err("whatif: --site '%s': the %s workload has no such delay site (its sites: %s): give one of those, or another --workload",
-                        site, workload, names);
-        else
-            rcuprof_err("whatif: --site '%s': variant %s has no such delay site (its sites: %s): give one of those, or a variant with the probe layer's delay sites",
-                        site, variant, names);
-        return RCUPROF_ERR_USAGE;
-    }
-    *where = base ? "driver" : "library";
-    return 0;
 }
 
 static int write_text(const char *dir, const char *name, const char *text)
@@ -408,7 +255,8 @@ int rcuprof_cmd_whatif(int argc, char **argv)
         rcuprof_err("whatif: --variant, --site, --delays and --threads are required: see 'rcuprof whatif --help'");
         goto out;
     }
-    if (parse_delays(a.delays, delays, &wp.ndelays) != 0)
+    if (rcuprof_parse_delays("whatif", "delays", a.delays, delays,
+                             &wp.ndelays) != 0)
         goto out;
     if (rcuprof_parse_threads(a.threads, threads, RCUPROF_THREADS_MAX,
                               &wp.nthreads, err, sizeof(err)) != 0) {
@@ -448,8 +296,10 @@ int rcuprof_cmd_whatif(int argc, char **argv)
         != 0)
         goto out;
     workload = json_string_value(json_object_get(options, "workload"));
-    if ((rc = check_site(drv, variant, a.site,
-                         workload != NULL ? workload : "fetch", &where)) != 0)
+    if ((rc = rcuprof_delay_sites_check("whatif", "site", drv, variant,
+                                        &a.site, 1,
+                                        workload != NULL ? workload : "fetch",
+                                        &where)) != 0)
         goto out;
     if (!seen[ARG_SEED]) {
         uint32_t s;

@@ -118,6 +118,84 @@ static void step(rcuprof_explain_case *c, double ratio)
 
 /* ---- fixtures: each names what it sets up ---------------------------- */
 
+/* ---- serialised_site: synthetic whatif fits -------------------------- */
+
+static rcuprof_explain_whatif wi[2];
+
+/* A site whose slope goes from rs at 1 thread to ts at 2, the ratio and
+ * its interval as given (rc as rcuprof_whatif_slope_ratio's). */
+static void set_wi(rcuprof_explain_whatif *w, const char *site, double rs,
+                   double ts, double ratio, double lo, double hi, int rc)
+{
+    memset(w, 0, sizeof(*w));
+    snprintf(w->site, sizeof(w->site), "%s", site);
+    snprintf(w->label, sizeof(w->label), "rwlock %s", site);
+    w->has_reference = 1;
+    w->r = (rcuprof_explain_slope){ 1, 5, rs, rs - 0.05, rs + 0.05 };
+    w->t = (rcuprof_explain_slope){ 2, 5, ts, ts - 0.1, ts + 0.1 };
+    w->ratio_rc = rc;
+    w->ratio = ratio;
+    w->lo = lo;
+    w->hi = hi;
+    w->paired = rc < 0 ? 1 : 5;
+}
+
+static void fx_wi_case(rcuprof_explain_case *c, size_t n)
+{
+    fixture(c, 2, 1, 2);
+    step(c, 1.8);
+    c->whatif = wi;
+    c->nwhatif = n;
+}
+
+static void fx_wi_serialised(rcuprof_explain_case *c)
+{
+    set_wi(&wi[0], "write_hold", 1.02, 1.96, 1.92, 1.71, 2.16, 0);
+    set_wi(&wi[1], "outside", 1.0, 1.02, 1.02, 0.9, 1.15, 0);
+    fx_wi_case(c, 2);
+}
+
+static void fx_wi_flat(rcuprof_explain_case *c)
+{
+    set_wi(&wi[0], "write_hold", 1.0, 1.1, 1.1, 0.95, 1.3, 0);
+    set_wi(&wi[1], "outside", 1.0, 1.02, 1.02, 0.9, 1.15, 0);
+    fx_wi_case(c, 2);
+}
+
+static void fx_wi_straddles(rcuprof_explain_case *c)
+{
+    set_wi(&wi[0], "write_hold", 1.0, 1.9, 1.9, 1.2, 2.6, 0);
+    fx_wi_case(c, 1);
+}
+
+static void fx_wi_unbounded(rcuprof_explain_case *c)
+{
+    /* the slope at R not distinguishable from 0: the ratio's set is the
+     * whole line, whatever its point value */
+    set_wi(&wi[0], "write_hold", 0.05, 1.9, 38.0, -INFINITY, INFINITY, 1);
+    fx_wi_case(c, 1);
+}
+
+static void fx_wi_one_block(rcuprof_explain_case *c)
+{
+    set_wi(&wi[0], "write_hold", 1.0, 1.9, NAN, NAN, NAN, -1);
+    fx_wi_case(c, 1);
+}
+
+static void fx_wi_no_reference(rcuprof_explain_case *c)
+{
+    set_wi(&wi[0], "write_hold", 1.0, 1.9, 1.9, 1.7, 2.1, 0);
+    fixture(c, 2, 0, 2);
+    c->whatif = wi;
+    c->nwhatif = 1;
+}
+
+static void fx_wi_no_step(rcuprof_explain_case *c)
+{
+    fx_wi_serialised(c);
+    step(c, 1.0);
+}
+
 static void fx_oversub(rcuprof_explain_case *c)
 {
     fixture(c, 4, 2, 2);
@@ -454,6 +532,17 @@ static const struct row {
     { __LINE__, "frequency", fx_dip, NT, "no hardware cycles counter" },
     { __LINE__, "frequency", fx_freq_drop, SUP, "3.60 to 3.00 GHz" },
     { __LINE__, "frequency", fx_freq_flat, REF, NULL },
+    /* serialised site (whatif slopes at T over R, Fieller intervals) */
+    { __LINE__, "serialised_site", fx_dip, NT, "no --whatif-site" },
+    { __LINE__, "serialised_site", fx_wi_no_reference, NT, "no reference" },
+    { __LINE__, "serialised_site", fx_wi_serialised, SUP,
+      "rwlock write_hold: slope 1.02 [0.97, 1.07] at 1 -> 1.96 [1.86, 2.06] at 2: ratio 1.92x [1.71, 2.16]" },
+    { __LINE__, "serialised_site", fx_wi_flat, REF, "ratio 1.10x [0.95, 1.30]" },
+    { __LINE__, "serialised_site", fx_wi_straddles, INC, "straddles 1.5" },
+    { __LINE__, "serialised_site", fx_wi_unbounded, INC, "unbounded" },
+    { __LINE__, "serialised_site", fx_wi_one_block, INC, "2 needed" },
+    { __LINE__, "serialised_site", fx_wi_no_step, INC, "no step is established" },
+    { __LINE__, "unexplained", fx_wi_serialised, REF, NULL },
     /* unexplained */
     { __LINE__, "unexplained", fx_dip, SUP, "no rule above" },
     { __LINE__, "unexplained", fx_dip_vanishes_pinned, REF, NULL },
