@@ -359,9 +359,12 @@ static double median_of(double *v, size_t n)
 }
 
 /*
- * The prediction of one row per block: the block's intercept - its slope
- * x cost x calls per op, cost the site's own ns per call (fixed < 0) or
- * the build's fixed ns; calls and own time the block's medians.
+ * The prediction of one row per block: the block's line at x0 - cost x
+ * calls per op, x0 the x of the block's lowest delay (about 0 at 0 ns: the
+ * wait's code runs but does not loop; at the option fixed's site the fixed
+ * cost, which is waited in the same wait), cost the site's own ns per call
+ * (fixed < 0) or the build's fixed ns; calls and own time the block's
+ * medians.
  */
 static void predict(const rcuprof_whatif_obs *obs, size_t n,
                     const rcuprof_whatif_fit *f, double fixed,
@@ -373,7 +376,7 @@ static void predict(const rcuprof_whatif_obs *obs, size_t n,
     e->value = e->lo = e->hi = NAN;
     for (k = 0; k < f->nblocks; k++) {
         size_t c = 0;
-        double calls, own;
+        double calls, own, x0 = NAN, d0 = INFINITY;
 
         for (i = 0; i < n; i++)
             if (obs[i].ok && obs[i].threads == f->threads
@@ -381,14 +384,21 @@ static void predict(const rcuprof_whatif_obs *obs, size_t n,
                 tmp2[c] = obs[i].calls_per_op;
                 tmp2[n + c] = obs[i].own_ns_per_call;
                 c++;
+                if (obs[i].delay_ns < d0) {
+                    d0 = obs[i].delay_ns;
+                    x0 = rcuprof_whatif_x(&obs[i]);
+                }
             }
+        if (!isfinite(x0))
+            x0 = 0;
         calls = median_of(tmp2, c);
         if (!isfinite(calls))
             calls = 1;
         own = fixed >= 0 ? fixed : median_of(tmp2 + n, c);
         if (!isfinite(own))
             return;             /* not timed: no prediction */
-        tmp[m++] = f->block_intercept[k] - f->block_slope[k] * own * calls;
+        tmp[m++] = f->block_intercept[k]
+                   + f->block_slope[k] * (x0 - own * calls);
     }
     if (m == 0)
         return;
@@ -563,7 +573,7 @@ int rcuprof_whatif_analyse(const rcuprof_whatif_obs *obs, size_t n,
     if (few > 0)
         note(w, "%zu row(s) with a slope over fewer than 2 blocks: no interval, the reading is undetermined (give --reps 2 or more)",
              few);
-    note(w, "predictions are linear extrapolations: removing a serialised section can move the bottleneck elsewhere (docs/methodology.md, \"What a whatif slope means\")");
+    note(w, "predictions are linear extrapolations: removing a serialised section can move the bottleneck elsewhere (docs/methodology.md, section 1.5)");
     return 0;
 }
 

@@ -141,8 +141,8 @@ typedef struct rcuprof_whatif_row_st {
     size_t ncells;
     rcuprof_whatif_fit fit;
     int reading;
-    rcuprof_whatif_est without_site;  /* intercept - slope own calls */
-    rcuprof_whatif_est without_fixed; /* intercept - slope fixed calls */
+    rcuprof_whatif_est without_site;  /* line at x0 - own x calls */
+    rcuprof_whatif_est without_fixed; /* line at x0 - fixed x calls */
 } rcuprof_whatif_row;
 
 typedef struct rcuprof_whatif_st {

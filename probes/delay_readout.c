@@ -223,8 +223,9 @@ json_t *rcuprof_delay_readout_json(const struct rcuprof_delay_readout *p,
     json_object_set_new(j, "calls_per_op", known && ops > 0
                         ? json_real((double)calls / (double)ops)
                         : json_null());
-    json_object_set_new(j, "delay_ns_per_call", p->ns == 0 ? json_real(0)
-                        : ns_per(delay, timed, tpu));
+    /* measured at 0 ns too: the wait's code runs (no loop), and at the
+     * option fixed's site it waits the fixed cost */
+    json_object_set_new(j, "delay_ns_per_call", ns_per(delay, timed, tpu));
     json_object_set_new(j, "own_ns_per_call", ns_per(own, timed, tpu));
     json_object_set_new(j, "timed", known ? json_integer((json_int_t)timed)
                                           : json_null());

@@ -63,6 +63,22 @@ static double calibrate(int tsc)
     return best > 0 ? best : 1.0;
 }
 
+/* The least back-to-back pair of timer reads: what every timed wait holds
+ * besides its loop, subtracted from it. */
+static uint64_t pair_cost(int tsc)
+{
+    uint64_t best = UINT64_MAX, a, b;
+    int i;
+
+    for (i = 0; i < 2000; i++) {
+        a = rcuprof_dsite_now(tsc);
+        b = rcuprof_dsite_now(tsc);
+        if (b - a < best)
+            best = b - a;
+    }
+    return best == UINT64_MAX ? 0 : best;
+}
+
 static struct rcuprof_dsite *dsite_of(struct rcuprof_tool *tool)
 {
     return rcuprof_container_of(tool, struct rcuprof_dsite, tool);
@@ -125,7 +141,9 @@ int rcuprof_dsite_new(struct rcuprof_run *run, const char *site, uint64_t ns,
     for (i = 0; i < d->nthreads; i++)
         d->t[i].countdown = d->every;
     d->tsc = tsc_usable();
-    d->ticks_per_ns = ns != 0 ? calibrate(d->tsc) : 1.0;
+    /* At 0 ns too: the wait's code still runs and is timed (delay.h) */
+    d->ticks_per_ns = calibrate(d->tsc);
+    d->pair_ticks = pair_cost(d->tsc);
     /* Rounded up, and one tick more: a wait of d->ticks is never shorter
      * than ns, whatever the rounding of the calibration's figure. */
     d->ticks = ns != 0 ? (uint64_t)ceil((double)ns * d->ticks_per_ns) + 1 : 0;
@@ -158,9 +176,8 @@ json_t *rcuprof_dsite_json(const struct rcuprof_dsite *d, uint64_t ops)
     json_object_set_new(j, "calls_per_op", ops > 0
                         ? json_real((double)calls / (double)ops)
                         : json_null());
-    /* 0 ns: no wait, nothing to time. */
-    json_object_set_new(j, "delay_ns_per_call", d->ns == 0 ? json_real(0)
-                        : timed > 0 ? json_real((double)ticks
+    json_object_set_new(j, "delay_ns_per_call",
+                        timed > 0 ? json_real((double)ticks
                                                 / d->ticks_per_ns
                                                 / (double)timed)
                         : json_null());

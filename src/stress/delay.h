@@ -39,6 +39,8 @@ struct rcuprof_dsite {
     const char *site;
     uint64_t ns;                /* asked */
     uint64_t ticks;             /* the busy wait, in timer ticks */
+    uint64_t pair_ticks;        /* two back-to-back timer reads: taken
+                                 * off every timed wait */
     uint64_t ticks_cap;         /* a timed wait longer than this was
                                  * descheduled: left out of the figure */
     uint64_t every;             /* 1 in K calls timed */
@@ -107,9 +109,12 @@ static inline void rcuprof_dsite_store(struct rcuprof_dsite *d, unsigned id,
 }
 
 /*
- * One pass through the site's delay: a busy wait of d->ticks (none for
- * 0 ns); every d->every-th pass timed from the wait's first timer read to
- * its last (so a timed delay is at least d->ticks).  A timed wait longer
+ * One pass through the site's delay: a busy wait of d->ticks; at 0 ns the
+ * loop does not iterate but its two timer reads still run, so that every
+ * armed call pays the same for the wait's code whatever the delay and a
+ * whatif's cells differ by the loop alone.  Every d->every-th pass is timed
+ * from the wait's first timer read to its last, less the cost of two
+ * back-to-back reads (d->pair_ticks).  A timed wait longer
  * than d->ticks_cap (RCUPROF_DSITE_PREEMPTED_NS beyond the wait) had the
  * thread descheduled: that time is not the delay's, and one such wait
  * among 1 in K would swamp the mean, so it is left out (not timed).
@@ -120,8 +125,6 @@ static inline void rcuprof_dsite_pass(const struct rcuprof_dsite *d,
     uint64_t t0, t;
 
     l->passes++;
-    if (d->ticks == 0)
-        return;
     t0 = t = rcuprof_dsite_now(d->tsc);
     while (t - t0 < d->ticks) {
         rcuprof_dsite_relax();
@@ -131,7 +134,8 @@ static inline void rcuprof_dsite_pass(const struct rcuprof_dsite *d,
         l->countdown = d->every;
         if (t - t0 <= d->ticks_cap) {
             l->timed++;
-            l->delay_ticks += t - t0;
+            l->delay_ticks += t - t0 > d->pair_ticks ? t - t0 - d->pair_ticks
+                                                     : 0;
         }
     }
 }

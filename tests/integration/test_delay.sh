@@ -81,8 +81,8 @@ drv --workload rwlock --delay-site write_hold --delay-ns 100 -n 2 --duration-ms 
 check "rwlock/write_hold at 2 threads: one call per op, delay spent >= 100 ns" \
     "y['calls'] == r['ops'] > 0 and y['delay_ns_per_call'] >= 100 and all(t['ops'] > 0 for t in d['threads'])" "y, r['ops']"
 drv --workload rwlock --delay-site read_hold --delay-ns 0 -n 2 --duration-ms 100 && \
-check "rwlock/read_hold --delay-ns 0: counted, not waited, not timed" \
-    "y['calls'] == r['ops'] > 0 and y['delay_ns_per_call'] == 0 and y['ticks'] == 0 and y['timed'] == 0" "y"
+check "rwlock/read_hold --delay-ns 0: counted, the wait's code run and timed, no loop (about 0 ns)" \
+    "y['calls'] == r['ops'] > 0 and y['ticks'] == 0 and y['timed'] > 0 and 0 <= y['delay_ns_per_call'] < 100" "y"
 drv --workload rwlock --delay-site outside --delay-ns 30 -n 1 --duration-ms 100 --probe-every 1 && \
 # every call timed but the few whose wait was descheduled (left out)
 check "--probe-every 1: every call timed, but descheduled waits" \
