@@ -7,7 +7,9 @@
 #   mkdir -p /tmp/rcuprof-snap/bin && cp build/variants.json /tmp/rcuprof-snap/ &&
 #   cp build/bin/rcuprof build/bin/rcuprof-stress-* /tmp/rcuprof-snap/bin/ &&
 #   RCUPROF=/tmp/rcuprof-snap/bin/rcuprof docs/case-study-24344/run.sh
-# Takes about 15 minutes on a 2-CPU machine; more when the machine is loaded.
+# Takes about 20 minutes on a 2-CPU machine; more when the machine is loaded.
+# Every output folder must not exist yet (a sweep refuses an existing
+# results file): move the committed ones aside first to measure again.
 # Raw sampled results go to $SAMPLES (not committed: megabytes of samples);
 # their attribution reports are committed as text and JSON.
 set -euo pipefail
@@ -41,7 +43,15 @@ for f in "$SAMPLES"/*.json; do
     $R attribute "$f" --top 10 > "$D/attribute/$b.txt"
     $R attribute "$f" --json --top 10 > "$D/attribute/$b.json"
 done
-# 5. The tables of the case study and the report folders.
+# 5. whatif (issue 17): what the read lock's own time costs an op, by
+# delay injection at 1 and 2 threads: rcu-sync's acquire (rcu_read_lock)
+# and stock's rwlock read hold (store_read_lock), without and with one
+# writer churning the query cache.
+step $R whatif --variant rcu-sync --site rcu_read_lock --delays 0,50,100,200 --threads 1,2 --reps 8 --duration-ms 300 --seed 2434407 --out $D/whatif-rcu-sync
+step $R whatif --variant stock --site store_read_lock --delays 0,50,100,200 --threads 1,2 --reps 8 --duration-ms 300 --seed 2434408 --out $D/whatif-stock
+step $R whatif --variant rcu-sync --site rcu_read_lock --delays 0,50,100,200 --threads 1,2 --reps 8 --duration-ms 300 --writers 1 --churn query --seed 2434409 --out $D/whatif-rcu-sync-churn
+step $R whatif --variant stock --site store_read_lock --delays 0,50,100,200 --threads 1,2 --reps 8 --duration-ms 300 --writers 1 --churn query --seed 2434410 --out $D/whatif-stock-churn
+# 6. The tables of the case study and the report folders.
 for s in nochurn-2cpu nochurn churn-2cpu churn rcu-readers rcu-sync-writer; do
     step $R report $D/$s/results.jsonl --baseline stock --out $D/$s/report
 done
