@@ -11,6 +11,10 @@
                                       context switches, run-queue delay
   counts.py points RESULTS.jsonl      one row per point, in run order: status,
                                       the driver's wall time, the window, writes
+  counts.py load RESULTS.jsonl...     one warning line per file in which a run
+                                      started at a load average (1 min) above
+                                      its CPU count, naming the file; nothing
+                                      for a file that stayed at or below it
   counts.py facts DIR                 the exact counts the text states, over
                                       every DIR/*/results.jsonl
   counts.py attribution REPORT.json...  bucket shares of `rcuprof attribute
@@ -199,6 +203,25 @@ def machine_table(paths):
     return "\n".join(rows)
 
 
+def load_warnings(paths):
+    lines = []
+    for path in paths:
+        n = above = 0
+        top, cpus = 0.0, None
+        for d in points([path]):
+            e = d["result"]["env"]
+            c, la = e["cpus_allowed"], e["loadavg"][0]
+            cpus = c if cpus is None else min(cpus, c)
+            n += 1
+            if la > c:
+                above += 1
+            top = max(top, la)
+        if above:
+            lines.append(f"- **Warning, load above the CPU count**: {path}: {above} of its {n} runs started at a "
+                         f"load average (1 min) above its {cpus} CPUs, up to {top:.1f}.")
+    return "\n".join(lines) if lines else "(no run started above its CPU count)"
+
+
 def sched_table(paths):
     c = defaultdict(list)
     cpus = set()
@@ -255,6 +278,9 @@ def main(argv):
         return 0
     if len(argv) >= 3 and argv[1] == "machine":
         print(machine_table(argv[2:]))
+        return 0
+    if len(argv) >= 3 and argv[1] == "load":
+        print(load_warnings(argv[2:]))
         return 0
     if len(argv) == 3 and argv[1] == "facts":
         print(facts(argv[2]))

@@ -9,8 +9,11 @@ documents to docs/case-study-24344.md and README.md)
 Each block between <!-- rcuprof:table KIND ARGS --> and
 <!-- /rcuprof:table --> is replaced by what tests/integration/
 test_case_study.sh (and test_cli_ux.sh for README) compares it with: `rcuprof compare ARGS`,
-`rcuprof report ARGS --out TMP` then TMP/results.md, or
-`python3 docs/case-study-24344/counts.py ARGS`.  The prose around the
+`rcuprof report ARGS --out TMP` then TMP/results.md,
+`python3 docs/case-study-24344/counts.py ARGS`, or, for `file PATH`, the
+committed file PATH itself (a table a command wrote into a committed
+folder, e.g. `rcuprof whatif ... --out DIR` and DIR/whatif.md: the page
+must show that command, with `--out DIR`).  The prose around the
 tables is not touched: read the diff and fix the figures it quotes.
 The document is written atomically (temporary file, then rename).
 """
@@ -40,6 +43,11 @@ def render(rcuprof, kind, args):
                                "docs/case-study-24344/counts.py"] + args,
                               check=True, capture_output=True,
                               text=True).stdout
+    if kind == "file":
+        if len(args) != 1:
+            sys.exit("regen-tables.py: file takes one path, got %r" % args)
+        with open(args[0]) as f:
+            return f.read()
     sys.exit("regen-tables.py: unknown table kind %r" % kind)
 
 
@@ -51,6 +59,9 @@ def regen(rcuprof, doc):
         kind, *args = m.group(2).split()
         try:
             body = render(rcuprof, kind, args)
+        except OSError as e:
+            sys.exit("regen-tables.py: %s %s failed: %s"
+                     % (kind, " ".join(args), e))
         except subprocess.CalledProcessError as e:
             sys.exit("regen-tables.py: %s %s failed: %s"
                      % (kind, " ".join(args), (e.stderr or "").strip()))

@@ -1,0 +1,161 @@
+# rcuprof report: plots of wall_ns_per_op (gnuplot 5)
+$d0 << EOD
+# threads ns_per_op lo hi mops lo hi
+1 7620.20675 3358.12733 17291.6466 0.342307398 0.166179563 0.855690683
+2 273.586849 217.127329 344.727512 8.15546004 6.56730544 10.426743
+EOD
+$d1 << EOD
+# threads ns_per_op lo hi mops lo hi
+1 222.519338 193.696306 255.63139 4.69447176 4.09804224 5.40840586
+2 312.982567 270.522046 362.107595 6.70255005 5.81350271 7.78167073
+EOD
+$d2 << EOD
+# threads ns_per_op lo hi mops lo hi
+1 215.595417 186.29467 249.504636 4.86786345 4.21939477 5.65103958
+2 255.828602 227.297299 287.941272 8.07617701 7.18612572 9.10341737
+EOD
+$c0 << EOD
+# threads change_pct lo hi resolved
+EOD
+$c1 << EOD
+# threads change_pct lo hi resolved
+1 -95.1637062 -97.385898 -91.0524769 1
+2 18.6366172 0.167133423 40.5116275 0
+EOD
+$c2 << EOD
+# threads change_pct lo hi resolved
+1 -95.3257131 -97.3379338 -91.7924815 1
+2 -2.18936127 -18.0521336 16.7439919 0
+EOD
+$p0 << EOD
+# threads retries_per_million_acq slow_per_kfetch
+1 nan 0.309473201
+2 nan 0.00304099872
+EOD
+$p1 << EOD
+# threads retries_per_million_acq slow_per_kfetch
+1 5180.63714 0.188636091
+2 3465.35571 0.061162498
+EOD
+$p2 << EOD
+# threads retries_per_million_acq slow_per_kfetch
+1 78.1048005 0.127662684
+2 11.3115265 0.0415180981
+EOD
+$e0 << EOD
+# threads eff_first eff_step
+1 1 nan
+2 21.8259386 21.8259386
+EOD
+$e1 << EOD
+# threads eff_first eff_step
+1 1 nan
+2 0.750723993 0.750723993
+EOD
+$e2 << EOD
+# threads eff_first eff_step
+1 1 nan
+2 0.835632072 0.835632072
+EOD
+top = 0
+span = 0
+stats $d0 using 2 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+stats $d1 using 2 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+stats $d2 using 2 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+costmax = top > 0 ? top * 1.4 : 1
+top = 0
+span = 0
+stats $d0 using 5 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+stats $d1 using 5 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+stats $d2 using 5 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+tputmax = top > 0 ? top * 1.4 : 1
+top = 0
+span = 0
+stats $c1 using 2 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+stats $c2 using 2 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+changemax = span * 1.6 + 2
+dir = 'docs/case-study-24344/churn-2cpu/report'
+if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
+    pngterm = 'pngcairo size 900,600 noenhanced font ",10"'
+} else {
+    pngterm = 'png truecolor size 900,600 noenhanced'
+}
+set logscale x 2
+set xrange [0.8:2.5]
+set xtics (1, 2)
+set xlabel 'threads'
+set grid
+set key top left
+do for [fmt in 'png svg'] {
+    if (fmt eq 'png') { eval('set terminal '.pngterm) } else { set terminal svg size 900,600 dynamic noenhanced }
+    set output dir.'/cost.'.fmt.'.tmp'
+    set ylabel 'wall time per op (ns/op): log-normal mean, 95% interval as error bar'
+    set yrange [0:costmax]
+    set title 'wall time per op against threads (intervals beyond the top are cut off there)'
+    plot $d0 using ($1*0.959264):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 1 notitle, $d0 using ($1*0.959264):2 with lines lw 2 lc 1 title 'stock', \
+        $d1 using ($1*1.000000):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 2 notitle, $d1 using ($1*1.000000):2 with lines lw 2 lc 2 title 'rcu-sync', \
+        $d2 using ($1*1.042466):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 3 notitle, $d2 using ($1*1.042466):2 with lines lw 2 lc 3 title 'rcu-nosync'
+    set output dir.'/throughput.'.fmt.'.tmp'
+    set ylabel 'throughput (M ops/s, all threads): mean, 95% interval'
+    set yrange [0:tputmax]
+    set title 'throughput against threads'
+    plot $d0 using ($1*0.959264):5:6:7 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 1 notitle, $d0 using ($1*0.959264):5 with lines lw 2 lc 1 title 'stock', \
+        $d1 using ($1*1.000000):5:6:7 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 2 notitle, $d1 using ($1*1.000000):5 with lines lw 2 lc 2 title 'rcu-sync', \
+        $d2 using ($1*1.042466):5:6:7 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 3 notitle, $d2 using ($1*1.042466):5 with lines lw 2 lc 3 title 'rcu-nosync'
+    set output dir.'/change.'.fmt.'.tmp'
+    set ylabel 'change of wall time per op against stock (%; negative = faster)'
+    set yrange [-changemax:changemax]
+    set title 'change against stock, 95% interval (filled: resolved; open: not)'
+    plot 0 with lines lc 'black' lw 1 notitle, \
+        $c1 using ($1*1.000000):2:3:4 with yerrorbars pt 6 ps 1.2 lw 1.5 lc 2 notitle, $c1 using ($1*1.000000):($5 > 0 ? $2 : NaN) with points pt 7 ps 1.2 lc 2 notitle, $c1 using ($1*1.000000):2 with lines lw 2 lc 2 title 'rcu-sync', \
+        $c2 using ($1*1.042466):2:3:4 with yerrorbars pt 6 ps 1.2 lw 1.5 lc 3 notitle, $c2 using ($1*1.042466):($5 > 0 ? $2 : NaN) with points pt 7 ps 1.2 lc 3 notitle, $c2 using ($1*1.042466):2 with lines lw 2 lc 3 title 'rcu-nosync'
+    set yrange [0:*]
+    set output dir.'/probes.'.fmt.'.tmp'
+    set multiplot layout 1,2 title 'probe layer, median over blocks'
+    set ylabel 'read-side retries per million acquisitions'
+    set title 'RCU retries'
+    plot $p0 using 1:2 with linespoints lw 2 pt 7 lc 1 title 'stock', \
+        $p1 using 1:2 with linespoints lw 2 pt 7 lc 2 title 'rcu-sync', \
+        $p2 using 1:2 with linespoints lw 2 pt 7 lc 3 title 'rcu-nosync'
+    set ylabel 'fetches that missed the cache, per 1k fetches'
+    set title 'slow-path fetches'
+    plot $p0 using 1:3 with linespoints lw 2 pt 7 lc 1 title 'stock', \
+        $p1 using 1:3 with linespoints lw 2 pt 7 lc 2 title 'rcu-sync', \
+        $p2 using 1:3 with linespoints lw 2 pt 7 lc 3 title 'rcu-nosync'
+    unset multiplot
+    set output dir.'/efficiency.'.fmt.'.tmp'
+    set ylabel 'scaling efficiency (1 = ideal)'
+    set yrange [0:1.25]
+    set key top right
+    set title 'scaling efficiency: vs the first count (lines), per step (points)'
+    plot 1 with lines dt 2 lc 'gray' title 'ideal', 0.8 with lines dt 4 lw 1.5 lc rgb '#cc4444' title 'knee: a step below 80%', \
+        $e0 using 1:2 with linespoints lw 2 pt 7 lc 1 title 'stock vs first', $e0 using 1:3 with points pt 6 ps 1.5 lc 1 title 'stock per step', \
+        $e1 using 1:2 with linespoints lw 2 pt 7 lc 2 title 'rcu-sync vs first', $e1 using 1:3 with points pt 6 ps 1.5 lc 2 title 'rcu-sync per step', \
+        $e2 using 1:2 with linespoints lw 2 pt 7 lc 3 title 'rcu-nosync vs first', $e2 using 1:3 with points pt 6 ps 1.5 lc 3 title 'rcu-nosync per step'
+    set key top left
+    unset output
+}

@@ -1,0 +1,174 @@
+# rcuprof report: plots of wall_ns_per_op (gnuplot 5)
+$d0 << EOD
+# threads ns_per_op lo hi mops lo hi
+4 728.069996 331.385628 1599.60443 7.3077297 3.48761668 16.8347889
+8 1648.65073 739.719527 3674.43215 6.51957603 3.06823445 15.2409378
+16 3329.15292 1822.63032 6080.9145 5.80242863 3.24048542 10.8113612
+EOD
+$d1 << EOD
+# threads ns_per_op lo hi mops lo hi
+4 829.045509 579.662431 1185.71848 5.19725015 3.65129544 7.46884436
+8 1099.61043 830.378127 1456.13553 7.59420699 5.77345617 10.1242246
+16 2649.44189 1675.78679 4188.80393 6.77509747 4.33327748 10.8314792
+EOD
+$d2 << EOD
+# threads ns_per_op lo hi mops lo hi
+4 556.147857 365.279943 846.749033 7.88195325 5.25959311 12.1921706
+8 1623.3617 767.615092 3433.10499 6.39181413 3.16288957 14.1458031
+16 66577.845 537.905523 8240498.1 5.34460968 0.126084108 1931.55825
+EOD
+$c0 << EOD
+# threads change_pct lo hi resolved
+EOD
+$c1 << EOD
+# threads change_pct lo hi resolved
+4 29.2592489 -26.1903545 126.365448 0
+8 -22.7620492 -56.8538435 38.2672647 0
+16 -17.0804623 -30.5583287 -0.986689884 0
+EOD
+$c2 << EOD
+# threads change_pct lo hi resolved
+4 -14.5062479 -50.8973716 48.8552017 0
+8 0.33223041 -24.2763544 32.9380854 0
+16 175.409279 -80.8428429 3859.36987 0
+EOD
+$p0 << EOD
+# threads retries_per_million_acq slow_per_kfetch
+4 nan 0.000320775713
+8 nan 0
+16 nan 0
+EOD
+$p1 << EOD
+# threads retries_per_million_acq slow_per_kfetch
+4 447.15577 0.00588524363
+8 29.3699341 0.000725163425
+16 9.45012666 0
+EOD
+$p2 << EOD
+# threads retries_per_million_acq slow_per_kfetch
+4 7.63321043 0.0159936491
+8 890.110673 0.00283206893
+16 17.9889871 0.00179890195
+EOD
+$e0 << EOD
+# threads eff_first eff_step
+4 1 nan
+8 0.431023273 0.431023273
+16 0.12296717 0.285291255
+EOD
+$e1 << EOD
+# threads eff_first eff_step
+4 1 nan
+8 0.894845593 0.894845593
+16 0.328276694 0.366852892
+EOD
+$e2 << EOD
+# threads eff_first eff_step
+4 1 nan
+8 0.428812575 0.428812575
+16 0.144339829 0.336603535
+EOD
+top = 0
+span = 0
+stats $d0 using 2 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+stats $d1 using 2 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+stats $d2 using 2 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+costmax = top > 0 ? top * 1.4 : 1
+top = 0
+span = 0
+stats $d0 using 5 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+stats $d1 using 5 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+stats $d2 using 5 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+tputmax = top > 0 ? top * 1.4 : 1
+top = 0
+span = 0
+stats $c1 using 2 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+stats $c2 using 2 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+changemax = span * 1.6 + 2
+dir = 'docs/case-study-24344/churn/report'
+if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
+    pngterm = 'pngcairo size 900,600 noenhanced font ",10"'
+} else {
+    pngterm = 'png truecolor size 900,600 noenhanced'
+}
+set logscale x 2
+set xrange [3.2:20]
+set xtics (4, 8, 16)
+set xlabel 'threads'
+set grid
+set key top left
+set arrow 1 from 2, graph 0 to 2, graph 1 nohead dt 2
+set label 1 '2 CPUs' at 2, graph 0.95 offset 0.5, 0
+do for [fmt in 'png svg'] {
+    if (fmt eq 'png') { eval('set terminal '.pngterm) } else { set terminal svg size 900,600 dynamic noenhanced }
+    set output dir.'/cost.'.fmt.'.tmp'
+    set ylabel 'wall time per op (ns/op): log-normal mean, 95% interval as error bar'
+    set yrange [0:costmax]
+    set title 'wall time per op against threads (intervals beyond the top are cut off there)'
+    plot $d0 using ($1*0.959264):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 1 notitle, $d0 using ($1*0.959264):2 with lines lw 2 lc 1 title 'stock', \
+        $d1 using ($1*1.000000):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 2 notitle, $d1 using ($1*1.000000):2 with lines lw 2 lc 2 title 'rcu-sync', \
+        $d2 using ($1*1.042466):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 3 notitle, $d2 using ($1*1.042466):2 with lines lw 2 lc 3 title 'rcu-nosync'
+    set output dir.'/throughput.'.fmt.'.tmp'
+    set ylabel 'throughput (M ops/s, all threads): mean, 95% interval'
+    set yrange [0:tputmax]
+    set title 'throughput against threads'
+    plot $d0 using ($1*0.959264):5:6:7 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 1 notitle, $d0 using ($1*0.959264):5 with lines lw 2 lc 1 title 'stock', \
+        $d1 using ($1*1.000000):5:6:7 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 2 notitle, $d1 using ($1*1.000000):5 with lines lw 2 lc 2 title 'rcu-sync', \
+        $d2 using ($1*1.042466):5:6:7 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 3 notitle, $d2 using ($1*1.042466):5 with lines lw 2 lc 3 title 'rcu-nosync'
+    set output dir.'/change.'.fmt.'.tmp'
+    set ylabel 'change of wall time per op against stock (%; negative = faster)'
+    set yrange [-changemax:changemax]
+    set title 'change against stock, 95% interval (filled: resolved; open: not)'
+    plot 0 with lines lc 'black' lw 1 notitle, \
+        $c1 using ($1*1.000000):2:3:4 with yerrorbars pt 6 ps 1.2 lw 1.5 lc 2 notitle, $c1 using ($1*1.000000):($5 > 0 ? $2 : NaN) with points pt 7 ps 1.2 lc 2 notitle, $c1 using ($1*1.000000):2 with lines lw 2 lc 2 title 'rcu-sync', \
+        $c2 using ($1*1.042466):2:3:4 with yerrorbars pt 6 ps 1.2 lw 1.5 lc 3 notitle, $c2 using ($1*1.042466):($5 > 0 ? $2 : NaN) with points pt 7 ps 1.2 lc 3 notitle, $c2 using ($1*1.042466):2 with lines lw 2 lc 3 title 'rcu-nosync'
+    set yrange [0:*]
+    set output dir.'/probes.'.fmt.'.tmp'
+    set multiplot layout 1,2 title 'probe layer, median over blocks'
+    set ylabel 'read-side retries per million acquisitions'
+    set title 'RCU retries'
+    plot $p0 using 1:2 with linespoints lw 2 pt 7 lc 1 title 'stock', \
+        $p1 using 1:2 with linespoints lw 2 pt 7 lc 2 title 'rcu-sync', \
+        $p2 using 1:2 with linespoints lw 2 pt 7 lc 3 title 'rcu-nosync'
+    set ylabel 'fetches that missed the cache, per 1k fetches'
+    set title 'slow-path fetches'
+    plot $p0 using 1:3 with linespoints lw 2 pt 7 lc 1 title 'stock', \
+        $p1 using 1:3 with linespoints lw 2 pt 7 lc 2 title 'rcu-sync', \
+        $p2 using 1:3 with linespoints lw 2 pt 7 lc 3 title 'rcu-nosync'
+    unset multiplot
+    set output dir.'/efficiency.'.fmt.'.tmp'
+    set ylabel 'scaling efficiency (1 = ideal)'
+    set yrange [0:1.25]
+    set key top right
+    set title 'scaling efficiency: vs the first count (lines), per step (points)'
+    plot 1 with lines dt 2 lc 'gray' title 'ideal', 0.8 with lines dt 4 lw 1.5 lc rgb '#cc4444' title 'knee: a step below 80%', \
+        $e0 using 1:2 with linespoints lw 2 pt 7 lc 1 title 'stock vs first', $e0 using 1:3 with points pt 6 ps 1.5 lc 1 title 'stock per step', \
+        $e1 using 1:2 with linespoints lw 2 pt 7 lc 2 title 'rcu-sync vs first', $e1 using 1:3 with points pt 6 ps 1.5 lc 2 title 'rcu-sync per step', \
+        $e2 using 1:2 with linespoints lw 2 pt 7 lc 3 title 'rcu-nosync vs first', $e2 using 1:3 with points pt 6 ps 1.5 lc 3 title 'rcu-nosync per step'
+    set key top left
+    unset output
+}

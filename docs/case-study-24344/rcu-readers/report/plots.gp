@@ -1,0 +1,169 @@
+# rcuprof report: plots of wall_ns_per_op (gnuplot 5)
+$d0 << EOD
+# threads ns_per_op lo hi mops lo hi
+1 25.9256501 22.9149036 29.331973 39.0630116 34.5635958 44.2427547
+2 63.6898947 59.7368481 67.9045315 31.5090821 29.5628798 33.6049452
+4 131.936999 113.769328 153.005841 30.8580322 26.6628301 35.858248
+EOD
+$d1 << EOD
+# threads ns_per_op lo hi mops lo hi
+1 27.75884 23.7379866 32.4607646 36.7532561 31.4899049 43.0612087
+2 63.2607677 55.8643832 71.6364257 32.0178376 28.3101464 36.3028747
+4 135.718269 119.487644 154.153585 29.8669646 26.3298311 33.9686826
+EOD
+$d2 << EOD
+# threads ns_per_op lo hi mops lo hi
+1 26.1596151 23.0907471 29.63635 38.7138035 34.2187747 43.9188729
+2 66.3089146 57.64904 76.269651 30.64781 26.6883174 35.3086305
+4 126.527757 118.221161 135.418002 31.7348112 29.6617908 33.9764931
+EOD
+$c0 << EOD
+# threads change_pct lo hi resolved
+EOD
+$c1 << EOD
+# threads change_pct lo hi resolved
+1 6.63179168 -7.48390505 22.901199 0
+2 -1.17913224 -14.562832 14.301119 0
+4 3.12833099 -7.77773886 15.3241367 0
+EOD
+$c2 << EOD
+# threads change_pct lo hi resolved
+1 0.887464199 -12.6894885 16.5756592 0
+2 3.39217228 -10.8671824 19.9327204 0
+4 -3.35276068 -11.828927 5.93824652 0
+EOD
+$p0 << EOD
+# threads retries_per_million_acq slow_per_kfetch
+1 0 nan
+2 0 nan
+4 0 nan
+EOD
+$p1 << EOD
+# threads retries_per_million_acq slow_per_kfetch
+1 0 nan
+2 0 nan
+4 0 nan
+EOD
+$p2 << EOD
+# threads retries_per_million_acq slow_per_kfetch
+1 0 nan
+2 0 nan
+4 0 nan
+EOD
+$e0 << EOD
+# threads eff_first eff_step
+1 1 nan
+2 0.423089007 0.423089007
+4 0.208735329 0.493360322
+EOD
+$e1 << EOD
+# threads eff_first eff_step
+1 1 nan
+2 0.447221178 0.447221178
+4 0.203161493 0.454275206
+EOD
+$e2 << EOD
+# threads eff_first eff_step
+1 1 nan
+2 0.40324459 0.40324459
+4 0.198720757 0.49280452
+EOD
+top = 0
+span = 0
+stats $d0 using 2 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+stats $d1 using 2 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+stats $d2 using 2 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+costmax = top > 0 ? top * 1.4 : 1
+top = 0
+span = 0
+stats $d0 using 5 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+stats $d1 using 5 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+stats $d2 using 5 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+tputmax = top > 0 ? top * 1.4 : 1
+top = 0
+span = 0
+stats $c1 using 2 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+stats $c2 using 2 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+changemax = span * 1.6 + 2
+dir = 'docs/case-study-24344/rcu-readers/report'
+if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
+    pngterm = 'pngcairo size 900,600 noenhanced font ",10"'
+} else {
+    pngterm = 'png truecolor size 900,600 noenhanced'
+}
+set logscale x 2
+set xrange [0.8:5]
+set xtics (1, 2, 4)
+set xlabel 'threads'
+set grid
+set key top left
+set arrow 1 from 2, graph 0 to 2, graph 1 nohead dt 2
+set label 1 '2 CPUs' at 2, graph 0.95 offset 0.5, 0
+do for [fmt in 'png svg'] {
+    if (fmt eq 'png') { eval('set terminal '.pngterm) } else { set terminal svg size 900,600 dynamic noenhanced }
+    set output dir.'/cost.'.fmt.'.tmp'
+    set ylabel 'wall time per op (ns/op): log-normal mean, 95% interval as error bar'
+    set yrange [0:costmax]
+    set title 'wall time per op against threads (intervals beyond the top are cut off there)'
+    plot $d0 using ($1*0.959264):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 1 notitle, $d0 using ($1*0.959264):2 with lines lw 2 lc 1 title 'stock', \
+        $d1 using ($1*1.000000):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 2 notitle, $d1 using ($1*1.000000):2 with lines lw 2 lc 2 title 'rcu-sync', \
+        $d2 using ($1*1.042466):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 3 notitle, $d2 using ($1*1.042466):2 with lines lw 2 lc 3 title 'rcu-nosync'
+    set output dir.'/throughput.'.fmt.'.tmp'
+    set ylabel 'throughput (M ops/s, all threads): mean, 95% interval'
+    set yrange [0:tputmax]
+    set title 'throughput against threads'
+    plot $d0 using ($1*0.959264):5:6:7 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 1 notitle, $d0 using ($1*0.959264):5 with lines lw 2 lc 1 title 'stock', \
+        $d1 using ($1*1.000000):5:6:7 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 2 notitle, $d1 using ($1*1.000000):5 with lines lw 2 lc 2 title 'rcu-sync', \
+        $d2 using ($1*1.042466):5:6:7 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 3 notitle, $d2 using ($1*1.042466):5 with lines lw 2 lc 3 title 'rcu-nosync'
+    set output dir.'/change.'.fmt.'.tmp'
+    set ylabel 'change of wall time per op against stock (%; negative = faster)'
+    set yrange [-changemax:changemax]
+    set title 'change against stock, 95% interval (filled: resolved; open: not)'
+    plot 0 with lines lc 'black' lw 1 notitle, \
+        $c1 using ($1*1.000000):2:3:4 with yerrorbars pt 6 ps 1.2 lw 1.5 lc 2 notitle, $c1 using ($1*1.000000):($5 > 0 ? $2 : NaN) with points pt 7 ps 1.2 lc 2 notitle, $c1 using ($1*1.000000):2 with lines lw 2 lc 2 title 'rcu-sync', \
+        $c2 using ($1*1.042466):2:3:4 with yerrorbars pt 6 ps 1.2 lw 1.5 lc 3 notitle, $c2 using ($1*1.042466):($5 > 0 ? $2 : NaN) with points pt 7 ps 1.2 lc 3 notitle, $c2 using ($1*1.042466):2 with lines lw 2 lc 3 title 'rcu-nosync'
+    set yrange [0:*]
+    set output dir.'/probes.'.fmt.'.tmp'
+    set multiplot layout 1,1 title 'probe layer, median over blocks'
+    set ylabel 'read-side retries per million acquisitions'
+    set title 'RCU retries'
+    plot $p0 using 1:2 with linespoints lw 2 pt 7 lc 1 title 'stock', \
+        $p1 using 1:2 with linespoints lw 2 pt 7 lc 2 title 'rcu-sync', \
+        $p2 using 1:2 with linespoints lw 2 pt 7 lc 3 title 'rcu-nosync'
+    unset multiplot
+    set output dir.'/efficiency.'.fmt.'.tmp'
+    set ylabel 'scaling efficiency (1 = ideal)'
+    set yrange [0:1.25]
+    set key top right
+    set title 'scaling efficiency: vs the first count (lines), per step (points)'
+    plot 1 with lines dt 2 lc 'gray' title 'ideal', 0.8 with lines dt 4 lw 1.5 lc rgb '#cc4444' title 'knee: a step below 80%', \
+        $e0 using 1:2 with linespoints lw 2 pt 7 lc 1 title 'stock vs first', $e0 using 1:3 with points pt 6 ps 1.5 lc 1 title 'stock per step', \
+        $e1 using 1:2 with linespoints lw 2 pt 7 lc 2 title 'rcu-sync vs first', $e1 using 1:3 with points pt 6 ps 1.5 lc 2 title 'rcu-sync per step', \
+        $e2 using 1:2 with linespoints lw 2 pt 7 lc 3 title 'rcu-nosync vs first', $e2 using 1:3 with points pt 6 ps 1.5 lc 3 title 'rcu-nosync per step'
+    set key top left
+    unset output
+}

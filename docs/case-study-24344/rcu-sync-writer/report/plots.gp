@@ -1,0 +1,169 @@
+# rcuprof report: plots of wall_ns_per_op (gnuplot 5)
+$d0 << EOD
+# threads ns_per_op lo hi mops lo hi
+1 103.069344 49.0313766 216.663093 13.6658954 6.90958678 30.5325395
+2 111.049981 84.6876195 145.618666 19.081382 14.6454121 25.182493
+4 150.316123 146.315317 154.426327 26.6266838 25.9194339 27.3562813
+EOD
+$d1 << EOD
+# threads ns_per_op lo hi mops lo hi
+1 87.3686415 53.8242584 141.818573 13.4488933 8.53651395 22.4923903
+2 117.880865 91.5553088 151.775998 17.8414065 13.9378051 23.1054245
+4 165.690083 146.039032 187.985384 24.4638348 21.5857537 27.7857647
+EOD
+$d2 << EOD
+# threads ns_per_op lo hi mops lo hi
+1 71.9039489 54.4182775 95.008113 14.7569322 11.2631127 19.6641116
+2 105.324816 83.2689111 133.222792 19.8228735 15.7618022 25.2174702
+4 163.133149 147.689173 180.192116 24.7182932 22.3977352 27.3269544
+EOD
+$c0 << EOD
+# threads change_pct lo hi resolved
+EOD
+$c1 << EOD
+# threads change_pct lo hi resolved
+1 -5.73776245 -38.9705559 45.5915184 0
+2 6.58237875 -20.6434336 43.1488782 0
+4 9.4759506 -3.86927874 24.673815 0
+EOD
+$c2 << EOD
+# threads change_pct lo hi resolved
+1 -17.4851383 -54.2439173 48.8043118 0
+2 -4.4172894 -24.553318 21.0928609 0
+4 8.07870579 -0.74503911 17.6868797 0
+EOD
+$p0 << EOD
+# threads retries_per_million_acq slow_per_kfetch
+1 47902.3799 nan
+2 12399.3955 nan
+4 1968.85868 nan
+EOD
+$p1 << EOD
+# threads retries_per_million_acq slow_per_kfetch
+1 55303.4442 nan
+2 13230.7964 nan
+4 1343.74618 nan
+EOD
+$p2 << EOD
+# threads retries_per_million_acq slow_per_kfetch
+1 60914.8124 nan
+2 14520.0379 nan
+4 1564.30708 nan
+EOD
+$e0 << EOD
+# threads eff_first eff_step
+1 1 nan
+2 0.572655422 0.572655422
+4 0.386572412 0.675052391
+EOD
+$e1 << EOD
+# threads eff_first eff_step
+1 1 nan
+2 0.709977427 0.709977427
+4 0.427360546 0.601935399
+EOD
+$e2 << EOD
+# threads eff_first eff_step
+1 1 nan
+2 0.670432974 0.670432974
+4 0.417187582 0.622265906
+EOD
+top = 0
+span = 0
+stats $d0 using 2 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+stats $d1 using 2 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+stats $d2 using 2 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+costmax = top > 0 ? top * 1.4 : 1
+top = 0
+span = 0
+stats $d0 using 5 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+stats $d1 using 5 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+stats $d2 using 5 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+tputmax = top > 0 ? top * 1.4 : 1
+top = 0
+span = 0
+stats $c1 using 2 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+stats $c2 using 2 nooutput
+top = STATS_max > top ? STATS_max : top
+span = abs(STATS_max) > span ? abs(STATS_max) : span
+span = abs(STATS_min) > span ? abs(STATS_min) : span
+changemax = span * 1.6 + 2
+dir = 'docs/case-study-24344/rcu-sync-writer/report'
+if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
+    pngterm = 'pngcairo size 900,600 noenhanced font ",10"'
+} else {
+    pngterm = 'png truecolor size 900,600 noenhanced'
+}
+set logscale x 2
+set xrange [0.8:5]
+set xtics (1, 2, 4)
+set xlabel 'threads'
+set grid
+set key top left
+set arrow 1 from 2, graph 0 to 2, graph 1 nohead dt 2
+set label 1 '2 CPUs' at 2, graph 0.95 offset 0.5, 0
+do for [fmt in 'png svg'] {
+    if (fmt eq 'png') { eval('set terminal '.pngterm) } else { set terminal svg size 900,600 dynamic noenhanced }
+    set output dir.'/cost.'.fmt.'.tmp'
+    set ylabel 'wall time per op (ns/op): log-normal mean, 95% interval as error bar'
+    set yrange [0:costmax]
+    set title 'wall time per op against threads (intervals beyond the top are cut off there)'
+    plot $d0 using ($1*0.959264):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 1 notitle, $d0 using ($1*0.959264):2 with lines lw 2 lc 1 title 'stock', \
+        $d1 using ($1*1.000000):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 2 notitle, $d1 using ($1*1.000000):2 with lines lw 2 lc 2 title 'rcu-sync', \
+        $d2 using ($1*1.042466):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 3 notitle, $d2 using ($1*1.042466):2 with lines lw 2 lc 3 title 'rcu-nosync'
+    set output dir.'/throughput.'.fmt.'.tmp'
+    set ylabel 'throughput (M ops/s, all threads): mean, 95% interval'
+    set yrange [0:tputmax]
+    set title 'throughput against threads'
+    plot $d0 using ($1*0.959264):5:6:7 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 1 notitle, $d0 using ($1*0.959264):5 with lines lw 2 lc 1 title 'stock', \
+        $d1 using ($1*1.000000):5:6:7 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 2 notitle, $d1 using ($1*1.000000):5 with lines lw 2 lc 2 title 'rcu-sync', \
+        $d2 using ($1*1.042466):5:6:7 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 3 notitle, $d2 using ($1*1.042466):5 with lines lw 2 lc 3 title 'rcu-nosync'
+    set output dir.'/change.'.fmt.'.tmp'
+    set ylabel 'change of wall time per op against stock (%; negative = faster)'
+    set yrange [-changemax:changemax]
+    set title 'change against stock, 95% interval (filled: resolved; open: not)'
+    plot 0 with lines lc 'black' lw 1 notitle, \
+        $c1 using ($1*1.000000):2:3:4 with yerrorbars pt 6 ps 1.2 lw 1.5 lc 2 notitle, $c1 using ($1*1.000000):($5 > 0 ? $2 : NaN) with points pt 7 ps 1.2 lc 2 notitle, $c1 using ($1*1.000000):2 with lines lw 2 lc 2 title 'rcu-sync', \
+        $c2 using ($1*1.042466):2:3:4 with yerrorbars pt 6 ps 1.2 lw 1.5 lc 3 notitle, $c2 using ($1*1.042466):($5 > 0 ? $2 : NaN) with points pt 7 ps 1.2 lc 3 notitle, $c2 using ($1*1.042466):2 with lines lw 2 lc 3 title 'rcu-nosync'
+    set yrange [0:*]
+    set output dir.'/probes.'.fmt.'.tmp'
+    set multiplot layout 1,1 title 'probe layer, median over blocks'
+    set ylabel 'read-side retries per million acquisitions'
+    set title 'RCU retries'
+    plot $p0 using 1:2 with linespoints lw 2 pt 7 lc 1 title 'stock', \
+        $p1 using 1:2 with linespoints lw 2 pt 7 lc 2 title 'rcu-sync', \
+        $p2 using 1:2 with linespoints lw 2 pt 7 lc 3 title 'rcu-nosync'
+    unset multiplot
+    set output dir.'/efficiency.'.fmt.'.tmp'
+    set ylabel 'scaling efficiency (1 = ideal)'
+    set yrange [0:1.25]
+    set key top right
+    set title 'scaling efficiency: vs the first count (lines), per step (points)'
+    plot 1 with lines dt 2 lc 'gray' title 'ideal', 0.8 with lines dt 4 lw 1.5 lc rgb '#cc4444' title 'knee: a step below 80%', \
+        $e0 using 1:2 with linespoints lw 2 pt 7 lc 1 title 'stock vs first', $e0 using 1:3 with points pt 6 ps 1.5 lc 1 title 'stock per step', \
+        $e1 using 1:2 with linespoints lw 2 pt 7 lc 2 title 'rcu-sync vs first', $e1 using 1:3 with points pt 6 ps 1.5 lc 2 title 'rcu-sync per step', \
+        $e2 using 1:2 with linespoints lw 2 pt 7 lc 3 title 'rcu-nosync vs first', $e2 using 1:3 with points pt 6 ps 1.5 lc 3 title 'rcu-nosync per step'
+    set key top left
+    unset output
+}
