@@ -47,6 +47,9 @@ for b in "${branches[@]}"; do
         msg=$(g log -1 --format=%B "$c")
         file=$(printf '%s\n' "$msg" | sed -n 's/^Patch-File: //p' | tail -n 1)
         [ -n "$file" ] || { echo "rcuprof: commit $c on $b has no Patch-File trailer: amend it" >&2; exit 1; }
+        # patch(1)'s leftovers committed by mistake would be shipped as files
+        junk=$(g diff --name-only "$c^" "$c" | grep -E '\.(orig|rej)$|~$' || true)
+        [ -z "$junk" ] || { echo "rcuprof: commit $c on $b adds ${junk//$'\n'/, }: remove it (git rm) and amend" >&2; exit 1; }
         mkdir -p "$tmp/$b/$(dirname "$file")"
         {
             printf '%s\n' "$msg" | sed '/^Patch-File: /d' | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'

@@ -26,7 +26,7 @@
 struct rcuprof_dsite_thread {
     _Alignas(RCUPROF_CACHELINE) uint64_t calls;
     uint64_t passes;            /* delays waited: calls, plus repeats */
-    uint64_t timed;             /* of the passes, timed */
+    uint64_t timed;             /* calls timed (their first pass) */
     uint64_t delay_ticks;       /* sum over the timed: the delay spent */
     uint64_t countdown;         /* calls until the next timed one */
     /* The window's edges (window_start, window_end hooks). */
@@ -109,48 +109,59 @@ static inline void rcuprof_dsite_store(struct rcuprof_dsite *d, unsigned id,
 }
 
 /*
- * One pass through the site's delay: a busy wait of d->ticks; at 0 ns the
- * loop does not iterate but its two timer reads still run, so that every
- * armed call pays the same for the wait's code whatever the delay and a
- * whatif's cells differ by the loop alone.  Every d->every-th pass is timed
- * from the wait's first timer read to its last, less the cost of two
- * back-to-back reads (d->pair_ticks).  A timed wait longer
- * than d->ticks_cap (RCUPROF_DSITE_PREEMPTED_NS beyond the wait) had the
- * thread descheduled: that time is not the delay's, and one such wait
- * among 1 in K would swamp the mean, so it is left out (not timed).
+ * The site's wait: a busy wait of d->ticks between two timer reads (at
+ * 0 ns the loop does not iterate but both reads run, so that every armed
+ * call pays the same for the wait's code whatever the delay and a
+ * whatif's cells differ by the loop alone).  Returns the interval.
  */
-static inline void rcuprof_dsite_pass(const struct rcuprof_dsite *d,
-                                      struct rcuprof_dsite_local *l)
+static inline uint64_t rcuprof_dsite_wait(const struct rcuprof_dsite *d)
 {
-    uint64_t t0, t;
+    uint64_t t0 = rcuprof_dsite_now(d->tsc), t = rcuprof_dsite_now(d->tsc);
 
-    l->passes++;
-    t0 = t = rcuprof_dsite_now(d->tsc);
     while (t - t0 < d->ticks) {
         rcuprof_dsite_relax();
         t = rcuprof_dsite_now(d->tsc);
     }
+    return t - t0;
+}
+
+/*
+ * One call of the site (an op entering it): counted, and its first pass
+ * through the wait.  Every d->every-th call is timed: its first pass's
+ * interval less two back-to-back reads' cost (d->pair_ticks), as the
+ * library's sites time theirs.  A timed wait longer than d->ticks_cap
+ * (RCUPROF_DSITE_PREEMPTED_NS beyond the wait) had the thread descheduled:
+ * that time is not the delay's, and one such wait among 1 in K would swamp
+ * the mean, so the call is left out (not timed).
+ */
+static inline void rcuprof_dsite_call(const struct rcuprof_dsite *d,
+                                      struct rcuprof_dsite_local *l)
+{
+    uint64_t w;
+
+    l->calls++;
+    l->passes++;
+    w = rcuprof_dsite_wait(d);
     if (--l->countdown == 0) {
         l->countdown = d->every;
-        if (t - t0 <= d->ticks_cap) {
+        if (w <= d->ticks_cap) {
             l->timed++;
-            l->delay_ticks += t - t0 > d->pair_ticks ? t - t0 - d->pair_ticks
-                                                     : 0;
+            l->delay_ticks += w > d->pair_ticks ? w - d->pair_ticks : 0;
         }
     }
 }
 
 /*
- * One call of the site (an op entering it): counted, and its first pass.
- * A site inside a retry loop (cas_window) counts the call once and waits
- * again, with rcuprof_dsite_pass, on every repeat: the repeats are what
- * contention adds, so they show in the slope, not in the calls.
+ * A repeat of the wait inside the same call (a site inside a retry loop,
+ * cas_window): waited and counted as a pass, never timed.  The call is
+ * counted once: the repeats are what contention adds, so they show in the
+ * slope, not in the calls.
  */
-static inline void rcuprof_dsite_call(const struct rcuprof_dsite *d,
+static inline void rcuprof_dsite_pass(const struct rcuprof_dsite *d,
                                       struct rcuprof_dsite_local *l)
 {
-    l->calls++;
-    rcuprof_dsite_pass(d, l);
+    l->passes++;
+    (void)rcuprof_dsite_wait(d);
 }
 
 /*

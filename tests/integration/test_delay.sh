@@ -65,8 +65,8 @@ check "without --delay-site run.delay is null" "y is None" "y"
 drv --workload atomic --delay-site outside --delay-ns 50 -n 1 --duration-ms 200 && {
 check "atomic/outside at 1 thread: calls == ops, calls_per_op exactly 1" \
     "y['calls'] == r['ops'] > 0 and y['calls_per_op'] == 1" "y, r['ops']"
-check "atomic/outside: the delay really spent is at least the 50 ns asked" \
-    "y['timed'] > 0 and y['delay_ns_per_call'] >= 50 and y['ticks'] > 0" "y"
+check "atomic/outside: the delay added is about the 50 ns asked (the wait's interval less the same wait's at 0 ns)" \
+    "y['timed'] > 0 and 0.7 * 50 <= y['delay_ns_per_call'] and y['ticks'] > 0" "y"
 check "atomic/outside: a driver site, no own code timed, no fixed cost" \
     "y['site'] == 'outside' and y['where'] == 'driver' and y['ns'] == 50 and y['own_ns_per_call'] is None and y['fixed_ns'] == 0" "y"
 }
@@ -78,15 +78,15 @@ drv --workload atomic --delay-site cas_window --delay-ns 20 -n 2 --duration-ms 2
 check "atomic/cas_window at 2 threads: one call per op, every attempt a pass (passes >= calls)" \
     "y['calls'] == r['ops'] > 0 and y['calls_per_op'] == 1 and y['passes'] >= y['calls'] and y['passes_per_call'] >= 1" "y, r['ops']"
 drv --workload rwlock --delay-site write_hold --delay-ns 100 -n 2 --duration-ms 200 && \
-check "rwlock/write_hold at 2 threads: one call per op, delay spent >= 100 ns" \
-    "y['calls'] == r['ops'] > 0 and y['delay_ns_per_call'] >= 100 and all(t['ops'] > 0 for t in d['threads'])" "y, r['ops']"
+check "rwlock/write_hold at 2 threads: one call per op, delay added about 100 ns" \
+    "y['calls'] == r['ops'] > 0 and y['delay_ns_per_call'] >= 0.8 * 100 and all(t['ops'] > 0 for t in d['threads'])" "y, r['ops']"
 drv --workload rwlock --delay-site read_hold --delay-ns 0 -n 2 --duration-ms 100 && \
 check "rwlock/read_hold --delay-ns 0: counted, the wait's code run and timed, no loop (about 0 ns)" \
     "y['calls'] == r['ops'] > 0 and y['ticks'] == 0 and y['timed'] > 0 and 0 <= y['delay_ns_per_call'] < 100" "y"
 drv --workload rwlock --delay-site outside --delay-ns 30 -n 1 --duration-ms 100 --probe-every 1 && \
 # every call timed but the few whose wait was descheduled (left out)
 check "--probe-every 1: every call timed, but descheduled waits" \
-    "y['calls'] >= y['timed'] >= y['calls'] / 2 > 0 and y['delay_ns_per_call'] >= 30" "y"
+    "y['calls'] >= y['timed'] >= y['calls'] / 2 > 0 and y['delay_ns_per_call'] >= 0.5 * 30" "y"
 
 # 4. The summary names the site.
 "$RCUPROF" run --variant "$V" --workload atomic --delay-site outside --delay-ns 20 \
@@ -101,10 +101,10 @@ if [ -z "$lib_sites" ]; then
 elif [[ ",$lib_sites," == *,name_lookup,* ]]; then
     drv --delay-site name_lookup --delay-ns 0 -n 1 --duration-ms 200 && \
     check "$V name_lookup --delay-ns 0: a library site, called on the fetch path" \
-        "y['where'] == 'library' and y['calls'] > 0 and y['calls_per_op'] > 0 and y['delay_ns_per_call'] == 0" "y"
+        "y['where'] == 'library' and y['calls'] > 0 and y['calls_per_op'] > 0 and 0 <= y['delay_ns_per_call'] < 50" "y"
     drv --delay-site name_lookup --delay-ns 200 -n 1 --duration-ms 200 --probe-every 4 && \
     check "$V name_lookup --delay-ns 200: timed, delay spent >= 200 ns" \
-        "y['timed'] > 0 and y['delay_ns_per_call'] >= 200 and (y['own_ns_per_call'] is None or y['own_ns_per_call'] >= 0)" "y"
+        "y['timed'] > 0 and y['delay_ns_per_call'] >= 0.8 * 200 and (y['own_ns_per_call'] is None or y['own_ns_per_call'] >= 0)" "y"
 else
     echo "SKIPPED: library name_lookup: variant $V lists only $lib_sites"
 fi

@@ -151,11 +151,12 @@ static void test_counts(void)
         CHECK(D(calls, s) == (uint64_t)n, "%s: %llu calls, %d fetches",
               rcuprof_delay_site_name(s), (unsigned long long)D(calls, s), n);
         /* armed at 0 ns the wait's code runs (no loop), timed less the
-         * timer pair's cost: about 0, a few ns of the timer's jitter; at
-         * the option fixed's site the wait holds its fixed cost */
+         * same wait's least interval: about 0, a few ns of the timer's
+         * jitter; at the option fixed's site the wait holds its fixed cost
+         * (give or take a timer read: 80% of the 100 ns is ample) */
         CHECK(D(timed, s) > 0
               && ticks_to_ns(D(delay_ticks, s), D(timed, s))
-                 >= 0.99 * (double)rcuprof_delay_fixed_ns(s)
+                 >= 0.8 * (double)rcuprof_delay_fixed_ns(s)
               && ticks_to_ns(D(delay_ticks, s), D(timed, s))
                  < (double)rcuprof_delay_fixed_ns(s) + 100.0,
               "%s: delay at 0 ns %.1f ns/call", rcuprof_delay_site_name(s),
@@ -204,11 +205,13 @@ static void check_delay(unsigned int s, uint64_t ns, void (*work)(int), int n)
            (unsigned long long)D(timed, s), dns, own);
     CHECK(D(calls, s) >= (uint64_t)n, "%s: calls %llu", rcuprof_delay_site_name(s),
           (unsigned long long)D(calls, s));
-    CHECK(D(timed, s) == D(calls, s), "%s: K=1 timed %llu of %llu",
+    /* K=1: every call timed but one whose wait was descheduled (left out) */
+    CHECK(D(timed, s) <= D(calls, s) && D(timed, s) * 10 >= D(calls, s) * 9,
+          "%s: K=1 timed %llu of %llu",
           rcuprof_delay_site_name(s), (unsigned long long)D(timed, s),
           (unsigned long long)D(calls, s));
-    /* at least the wait asked, less the timer pair's cost taken off (a
-     * few ns: 1% of the 5000 ns here is ample) */
+    /* the time the wait adds over the same wait at 0 ns: the wait asked,
+     * give or take a timer read (1% of the 5000 ns here is ample) */
     CHECK(dns >= 0.99 * (double)ns, "%s: delay %.1f ns/call below the %llu armed",
           rcuprof_delay_site_name(s), dns, (unsigned long long)ns);
     CHECK(dns < (double)ns + 5e6, "%s: delay %.1f ns/call", rcuprof_delay_site_name(s),
