@@ -205,7 +205,7 @@ static void test_slope_ratio(void **state)
     rcuprof_whatif_fit a, b;
     size_t k = 0, np;
     uint64_t seed = 77;
-    double r, lo, hi;
+    double r, lo, hi, ma, mb;
 
     (void)state;
     synth(o, &k, 1, 10, 1.0, 5.0, 0, &seed);
@@ -213,8 +213,9 @@ static void test_slope_ratio(void **state)
     rcuprof_whatif_fit_threads(o, k, 1, delays, ND, 0.95, &a);
     rcuprof_whatif_fit_threads(o, k, 4, delays, ND, 0.95, &b);
     assert_int_equal(rcuprof_whatif_slope_ratio(&a, &b, 0.95, &r, &lo, &hi,
-                                                &np), 0);
+                                                &np, &ma, &mb), 0);
     CHECK_INT(__LINE__, np, 10);
+    CHECK_NEAR(__LINE__, mb / ma, r, 1e-12);
     CHECK_NEAR(__LINE__, r, 3.0, 0.05);
     CHECK_INT(__LINE__, lo <= 3.0 && 3.0 <= hi && lo < r && r < hi, 1);
     rcuprof_whatif_fit_free(&b);
@@ -223,7 +224,7 @@ static void test_slope_ratio(void **state)
     synth(o, &k, 4, 10, 0.0, 5.0, 0, &seed);
     rcuprof_whatif_fit_threads(o, k, 4, delays, ND, 0.95, &b);
     assert_int_equal(rcuprof_whatif_slope_ratio(&b, &a, 0.95, &r, &lo, &hi,
-                                                &np), 1);
+                                                &np, NULL, NULL), 1);
     CHECK_INT(__LINE__, isinf(lo) && isinf(hi), 1);
     rcuprof_whatif_fit_free(&a);
     rcuprof_whatif_fit_free(&b);
