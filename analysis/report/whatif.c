@@ -359,7 +359,7 @@ char *rcuprof_whatif_gnuplot(const json_t *rep, const char *dir)
 
     if (f == NULL)
         return NULL;
-    fprintf(f, "# rcuprof whatif: wall ns/op against the delay put on each op, per thread count\n");
+    fprintf(f, "# rcuprof whatif: wall ns/op against the delay put on each op, per thread count (dotted: unarmed)\n");
     json_array_foreach(json_object_get(rep, "rows"), i, r) {
         fprintf(f, "$w%zu << EOD\n# x_ns_per_op mean lo hi\n", i);
         json_array_foreach(json_object_get(r, "cells"), k, c) {
@@ -412,6 +412,14 @@ char *rcuprof_whatif_gnuplot(const json_t *rep, const char *dir)
             if (isfinite(sv) && isfinite(iv))
                 fprintf(f, ", \\\n    %.12g + %.12g * x lc %zu dt 2 notitle",
                         iv, sv, i + 1);
+            if (isfinite(jnum(json_object_get(r, "unarmed"), "mean"))) {
+                char ukey[80];
+
+                snprintf(ukey, sizeof(ukey), "%lld %s unarmed", nt, tw);
+                fprintf(f, ", \\\n    %.12g lc %zu dt 3 title ",
+                        jnum(json_object_get(r, "unarmed"), "mean"), i + 1);
+                gp_quote(f, ukey);
+            }
         }
         if (nrows == 0)
             fprintf(f, " 0 notitle");

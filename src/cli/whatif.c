@@ -61,7 +61,7 @@ static const struct rcuprof_opt whatif_rows[ARG_N] = {
                    "thread counts: 1,2,4 or 4-8 or 1-64:x2"),
     RCUPROF_OPTION(RCUPROF_OPT_UINT, "reps", 0, "N", "5", 1, WHATIF_REPS_MAX,
                    struct whatif_args, reps, NULL,
-                   "blocks (a slope interval needs 2); each runs every (thread count, delay) cell once"),
+                   "blocks (a slope interval needs 2); each runs every (thread count, delay) cell once, and each thread count once unarmed"),
     RCUPROF_OPTION(RCUPROF_OPT_STRING, "out", 0, "DIR", "", 0, 0,
                    struct whatif_args, out, NULL,
                    "write DIR/results.jsonl, whatif.md, whatif.json, whatif.csv and the plot (default: stdout only)"),
