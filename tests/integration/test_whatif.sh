@@ -71,7 +71,7 @@ cat > "$sd/rcuprof-stress-$V" <<PY
 import json, os, sys, zlib
 args = dict(a[2:].split("=", 1) for a in sys.argv[1:] if a.startswith("--") and "=" in a)
 if "--version" in sys.argv:
-    print(json.dumps({"variant": "$V", "delay_sites": ["name_lookup"],
+    print(json.dumps({"variant": "$V", "delay_sites": ["name_lookup", "synchronize"],
                       "driver_delay_sites": {"atomic": ["cas_window", "outside"],
                                              "rwlock": ["write_hold", "read_hold", "outside"]}}))
     sys.exit(0)
@@ -188,6 +188,16 @@ rc=$?
 [ "$rc" -eq 0 ] && grep -q "| 1 | 2.00 |" "$TMP/w2.out" && [ -z "$(ls -A "$TMP/tmpdir")" ] \
     && pass "no --out: the table on stdout, no folder left" \
     || fail "no --out: exit $rc, $(ls -A "$TMP/tmpdir"), $(cat "$TMP/w2.err" | tail -2)"
+grep -q "a driver site: the unarmed cell runs the baseline workload's own loop" "$TMP/w2.out" \
+    && pass "a driver site: the note that its unarmed run is the workload's own loop" \
+    || fail "a driver site: no note on its unarmed run"
+# synchronize: "without the site" is without the grace-period wait
+RCUPROF_BINDIR=$sd "$sd/rcuprof" whatif --variant "$V" --site synchronize --delays 0,100 \
+    --threads 1 --reps 2 --seed 4 >"$TMP/w5.out" 2>"$TMP/w5.err"
+grep -q 'synchronize: "without the site" means without the grace-period wait itself' "$TMP/w5.out" \
+    && ! grep -q "a driver site" "$TMP/w5.out" \
+    && pass "synchronize: the note on what without the site means" \
+    || fail "synchronize: no note: $(tail -2 "$TMP/w5.err")"
 
 # A failed run: exit 1, the files still written, the failure noted.
 STANDIN_FAIL_AT=300 RCUPROF_BINDIR=$sd "$sd/rcuprof" whatif --variant "$V" --site name_lookup \
