@@ -649,6 +649,9 @@ int rcuprof_whatif_analyse(const rcuprof_whatif_obs *obs, size_t n,
         if (w->fixed_ns > 0)
             predict(obs, n, &r->fit, d0, w->fixed_ns, &r->without_fixed, v,
                     NULL);
+        if (r->without_site_unarmed.have && !(r->without_site_unarmed.value > 0))
+            note(w, "%u threads: predicted_without_site_unarmed is at or below 0 ns/op: the site's own time and the mechanism overlap (the own time's timer around the site's code costs too) or the line does not hold below the lowest delay; it is no cost",
+                 r->threads);
         few += r->fit.nblocks < 2;
         over |= r->oversubscribed;
         if (r->fit.degenerate > 0)

@@ -257,6 +257,24 @@ static void test_unarmed(void **state)
             o[i].wall_ns_per_op += 5 * (double)(o[i].block % 2);
     assert_int_equal(rcuprof_whatif_adaptive(o, k, 4, 50, 10000, &need), 0);
     CHECK_INT(__LINE__, need.unknown, 0);
+    /* a mechanism larger than the prediction: at or below 0, noted */
+    for (i = 0; i < k; i++)
+        if (o[i].unarmed)
+            o[i].wall_ns_per_op = A_NS - 450;
+    assert_int_equal(rcuprof_whatif_analyse(o, k, delays, ND, threads, 1, &w,
+                                            err, sizeof(err)), 0);
+    CHECK_NEAR(__LINE__, w.rows[0].without_site_unarmed.value,
+               A_NS - s * OWN * CALLS - 450, 1e-6);
+    {
+        json_t *n;
+        int found = 0;
+
+        json_array_foreach(w.notes, i, n)
+            found |= strstr(json_string_value(n),
+                            "at or below 0 ns/op") != NULL;
+        CHECK_INT(__LINE__, found, 1);
+    }
+    rcuprof_whatif_free(&w);
     /* without an unarmed run (an old file): null, and a note */
     assert_int_equal(rcuprof_whatif_analyse(o, k - 4, delays, ND, threads, 1,
                                             &w, err, sizeof(err)), 0);
