@@ -237,7 +237,7 @@ int rcuprof_explain_pairs(const int *cpus, size_t n,
 
 # define RCUPROF_EXPLAIN_MAX_PLACE 8
 # define RCUPROF_EXPLAIN_MAX_EVIDENCE 8
-# define RCUPROF_EXPLAIN_EVIDENCE_LEN 200
+# define RCUPROF_EXPLAIN_EVIDENCE_LEN 320
 
 /* One placement as planned at one thread count. */
 typedef struct rcuprof_explain_place_st {
@@ -288,6 +288,10 @@ typedef struct rcuprof_explain_whatif_st {
                                  * paired blocks (NAN) */
     double ratio, lo, hi;
     size_t paired;              /* the blocks both fits have */
+    double paired_t, paired_r;  /* the mean slopes at T and at R over those
+                                 * paired blocks: ratio = paired_t /
+                                 * paired_r (t.slope and r.slope are each
+                                 * over its own blocks); NAN */
 } rcuprof_explain_whatif;
 
 typedef struct rcuprof_explain_case_st {
@@ -343,10 +347,23 @@ typedef struct rcuprof_explain_thresholds_st {
     double rtt_state;           /* median rtt at T vs R: other state */
     double probe_rise;          /* probe figures rise by this fraction */
     double freq_drop;           /* cycles per ns falls by this fraction */
-    double serialised;          /* a site's slope at T over at R (1.5) */
+    double serialised;          /* a site's slope at T over at R: at most
+                                 * this (1.5) */
+    double serialised_frac;     /* ... and, for T > R, 1 + this (0.5) x
+                                 * (T/R - 1): part of the way to the T/R a
+                                 * perfectly serialised site tends to */
 } rcuprof_explain_thresholds;
 
 void rcuprof_explain_thresholds_default(rcuprof_explain_thresholds *th);
+
+/*
+ * serialised_site's threshold for the slope ratio T over R: for T > R
+ * min(serialised, 1 + serialised_frac x (T/R - 1)) (a perfectly
+ * serialised site's ratio tends to T/R, so a knee 3 vs 2 asks for 1.25);
+ * for T <= R (a dip's reference is the higher count) `serialised`.
+ */
+double rcuprof_explain_serialised_threshold(
+    const rcuprof_explain_thresholds *th, unsigned T, unsigned R);
 
 typedef void (*rcuprof_explain_rule_fn)(const rcuprof_explain_case *c,
                                         const rcuprof_explain_thresholds *th,

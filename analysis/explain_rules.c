@@ -41,6 +41,18 @@ void rcuprof_explain_thresholds_default(rcuprof_explain_thresholds *th)
     th->probe_rise = 0.5;
     th->freq_drop = 0.05;
     th->serialised = 1.5;
+    th->serialised_frac = 0.5;
+}
+
+double rcuprof_explain_serialised_threshold(
+    const rcuprof_explain_thresholds *th, unsigned T, unsigned R)
+{
+    double part;
+
+    if (R == 0 || T <= R)
+        return th->serialised;
+    part = 1 + th->serialised_frac * ((double)T / (double)R - 1);
+    return part < th->serialised ? part : th->serialised;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -890,18 +902,23 @@ static const char *slope_text(const rcuprof_explain_slope *s, char *buf,
  * serialised_site (issue 17 item 4): a site's slope (wall ns per ns of
  * delay put on an op) grows from R to T when threads queue behind it.
  * Per site, the ratio of T's slope over R's with Fieller's interval over
- * the paired blocks: supported when the interval clears the threshold,
- * refuted when it lies below, inconclusive when it straddles or is
- * unbounded (R's slope not distinguishable from 0) or under 2 paired
- * blocks.  The rule: supported when a site is, refuted when every site
- * is, else inconclusive.
+ * the paired blocks, against rcuprof_explain_serialised_threshold (a
+ * perfectly serialised site's ratio tends to T/R: for T > R the
+ * threshold is min(1.5, 1 + (T/R - 1)/2)): supported when the interval
+ * clears it, refuted when it lies below, inconclusive when it straddles,
+ * is unbounded (R's slope not distinguishable from 0), when R's slope
+ * does not lie above 0 (the ratio of a negative slope means nothing) or
+ * under 2 paired blocks.  The rule: supported when a site is, refuted
+ * when every site is, else inconclusive.  The evidence gives each count's
+ * slope over its own blocks and the two over the paired blocks, which
+ * divide to the ratio.
  */
 static void rule_serialised(const rcuprof_explain_case *c,
                             const rcuprof_explain_thresholds *th,
                             rcuprof_explain_verdict *v)
 {
     size_t i, sup = 0, ref = 0;
-    double thr = th->serialised;
+    double thr;
 
     if (c->nwhatif == 0 || c->whatif == NULL) {
         not_testable(v, "no --whatif-site: no delay site was run");
@@ -911,13 +928,18 @@ static void rule_serialised(const rcuprof_explain_case *c,
         not_testable(v, "no reference count to compare with");
         return;
     }
+    thr = rcuprof_explain_serialised_threshold(th, c->t.threads,
+                                               c->r.threads);
     for (i = 0; i < c->nwhatif; i++) {
         const rcuprof_explain_whatif *w = &c->whatif[i];
-        char st[48], sr[48], rt[80];
+        char st[48], sr[48], rt[112], pr[64] = "";
         int side;
 
         slope_text(&w->t, st, sizeof(st));
         slope_text(&w->r, sr, sizeof(sr));
+        if (isfinite(w->paired_r) && isfinite(w->paired_t))
+            snprintf(pr, sizeof(pr), " (each over its blocks); over the %zu paired: %.2f -> %.2f",
+                     w->paired, w->paired_r, w->paired_t);
         if (w->ratio_rc < 0 || !isfinite(w->ratio)) {
             snprintf(rt, sizeof(rt), "n/a (%zu paired blocks: 2 needed)",
                      w->paired);
@@ -926,14 +948,18 @@ static void rule_serialised(const rcuprof_explain_case *c,
             snprintf(rt, sizeof(rt), "%.2fx, unbounded (the slope at %u is not distinguishable from 0)",
                      w->ratio, w->r.threads);
             side = w->ratio >= thr ? PRO : CON;
+        } else if (!(w->r.lo > 0) || !(w->paired_r > 0)) {
+            snprintf(rt, sizeof(rt), "%.2fx, not interpretable (the slope at %u does not lie above 0)",
+                     w->ratio, w->r.threads);
+            side = CON;
         } else {
             int len = snprintf(rt, sizeof(rt), "%.2fx [%.2f, %.2f]",
                                w->ratio, w->lo, w->hi);
 
-            if (!(w->lo >= thr) && !(w->hi < thr) && len > 0
-                && (size_t)len < sizeof(rt))
+            if (len > 0 && (size_t)len < sizeof(rt))
                 snprintf(rt + len, sizeof(rt) - (size_t)len,
-                         " (straddles %.3g)", thr);
+                         !(w->lo >= thr) && !(w->hi < thr)
+                         ? " (straddles %.3g)" : " (threshold %.3g)", thr);
             if (w->lo >= thr) {
                 sup++;
                 side = PRO;
@@ -944,8 +970,8 @@ static void rule_serialised(const rcuprof_explain_case *c,
                 side = w->ratio >= thr ? PRO : CON;
             }
         }
-        add(v, side, "%s: slope %s at %u -> %s at %u: ratio %s", w->label,
-            sr, w->r.threads, st, w->t.threads, rt);
+        add(v, side, "%s: slope %s at %u -> %s at %u%s: ratio %s", w->label,
+            sr, w->r.threads, st, w->t.threads, pr, rt);
     }
     if (sup > 0)
         v->verdict = RCUPROF_EXPLAIN_SUPPORTED;
@@ -997,7 +1023,7 @@ const rcuprof_explain_rule rcuprof_explain_rules[] = {
       "cycles per ns fall with more active cores",
       rule_frequency },
     { "serialised_site", "serialised site",
-      "a delay site's whatif slope at T is at least 1.5x its slope at R (--whatif-site): threads queue behind it",
+      "a delay site's whatif slope at T is at least min(1.5, 1 + (T/R - 1)/2) times its slope at R (--whatif-site): threads queue behind it",
       rule_serialised },
     { "unexplained", "unexplained",
       "a step that no rule above supports",

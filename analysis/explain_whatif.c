@@ -64,6 +64,7 @@ int rcuprof_explain_whatif_fit(const char *site, const rcuprof_whatif_obs *obs,
     out->t.slope = out->t.lo = out->t.hi = NAN;
     out->r.slope = out->r.lo = out->r.hi = NAN;
     out->ratio = out->lo = out->hi = NAN;
+    out->paired_t = out->paired_r = NAN;
     out->ratio_rc = -1;
     if (rcuprof_whatif_fit_threads(obs, n, T, delays, nd,
                                    RCUPROF_EXPLAIN_LEVEL, &ft) != 0)
@@ -77,7 +78,9 @@ int rcuprof_explain_whatif_fit(const char *site, const rcuprof_whatif_obs *obs,
         out->ratio_rc = rcuprof_whatif_slope_ratio(&fr, &ft,
                                                    RCUPROF_EXPLAIN_LEVEL,
                                                    &out->ratio, &out->lo,
-                                                   &out->hi, &out->paired);
+                                                   &out->hi, &out->paired,
+                                                   &out->paired_r,
+                                                   &out->paired_t);
     }
     rc = 0;
  done:

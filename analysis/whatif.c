@@ -53,13 +53,15 @@ int rcuprof_whatif_obs_from_point(const json_t *line, rcuprof_whatif_obs *o)
     memset(o, 0, sizeof(*o));
     if (!json_is_integer(b) || json_integer_value(b) < 0
         || !json_is_integer(t) || json_integer_value(t) < 1
-        || !json_is_integer(d) || json_integer_value(d) < 0
-        || json_integer_value(d) > RCUPROF_WHATIF_DELAY_NS_MAX
+        || (!json_is_null(d)
+            && (!json_is_integer(d) || json_integer_value(d) < 0
+                || json_integer_value(d) > RCUPROF_WHATIF_DELAY_NS_MAX))
         || !json_is_string(st))
-        return -1;
+        return -1;              /* (a missing delay_ns is no JSON null) */
     o->block = (unsigned)json_integer_value(b);
     o->threads = (unsigned)json_integer_value(t);
-    o->delay_ns = (double)json_integer_value(d);
+    o->unarmed = json_is_null(d);
+    o->delay_ns = o->unarmed ? NAN : (double)json_integer_value(d);
     o->wall_ns_per_op = o->calls_per_op = o->delay_ns_per_call = NAN;
     o->own_ns_per_call = NAN;
     if (strcmp(json_string_value(st), "ok") != 0 || !json_is_object(res))
@@ -224,7 +226,7 @@ int rcuprof_whatif_fit_threads(const rcuprof_whatif_obs *obs, size_t n,
             long di;
 
             if (obs[i].threads != threads || obs[i].block != b
-                || !obs[i].ok
+                || !obs[i].ok || obs[i].unarmed
                 || (di = delay_index(delays, nd, obs[i].delay_ns)) < 0
                 || have[di])
                 continue;
@@ -260,7 +262,8 @@ int rcuprof_whatif_fit_threads(const rcuprof_whatif_obs *obs, size_t n,
 int rcuprof_whatif_slope_ratio(const rcuprof_whatif_fit *a,
                                const rcuprof_whatif_fit *b, double level,
                                double *ratio, double *lo, double *hi,
-                               size_t *npaired)
+                               size_t *npaired, double *ma_out,
+                               double *mb_out)
 {
     size_t i, j, m = 0;
     double sa = 0, sb = 0, ma, mb, vaa = 0, vbb = 0, vab = 0, t, qa, qb, qc;
@@ -268,6 +271,10 @@ int rcuprof_whatif_slope_ratio(const rcuprof_whatif_fit *a,
 
     *ratio = *lo = *hi = NAN;
     *npaired = 0;
+    if (ma_out != NULL)
+        *ma_out = NAN;
+    if (mb_out != NULL)
+        *mb_out = NAN;
     for (i = 0; i < a->nblocks; i++)
         for (j = 0; j < b->nblocks; j++)
             if (a->block[i] == b->block[j]) {
@@ -276,6 +283,12 @@ int rcuprof_whatif_slope_ratio(const rcuprof_whatif_fit *a,
                 m++;
             }
     *npaired = m;
+    if (m >= 1) {
+        if (ma_out != NULL)
+            *ma_out = sa / (double)m;
+        if (mb_out != NULL)
+            *mb_out = sb / (double)m;
+    }
     if (m < 2)
         return -1;
     ma = sa / (double)m;
@@ -358,53 +371,114 @@ static double median_of(double *v, size_t n)
     return rcuprof_stats_quantile(v, k, 0.5, &q) == RCUPROF_STATS_OK ? q : NAN;
 }
 
+/* The ok run at `threads` in block b: armed at delay d, or unarmed (d
+ * ignored); -1 when there is none. */
+static long run_of(const rcuprof_whatif_obs *obs, size_t n, unsigned threads,
+                   unsigned b, int unarmed, double d)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (obs[i].ok && obs[i].threads == threads && obs[i].block == b
+            && obs[i].unarmed == unarmed
+            && (unarmed || obs[i].delay_ns == d))
+            return (long)i;
+    return -1;
+}
+
 /*
  * The prediction of one row per block: the block's line at x0 - cost x
- * calls per op, x0 the x of the block's lowest delay (about 0 at 0 ns: the
- * wait's code runs but does not loop; at the option fixed's site the fixed
- * cost, which is waited in the same wait), cost the site's own ns per call
- * (fixed < 0) or the build's fixed ns; calls and own time the block's
- * medians.
+ * calls per op, x0 the x of the block's run at the lowest delay d0 (about
+ * 0 at 0 ns: the wait's code runs but does not loop; at the option
+ * fixed's site the fixed cost, which is waited in the same wait), cost the
+ * site's own ns per call (fixed < 0) or the build's fixed ns, own time and
+ * calls from that same run (the own time changes with the delay: at
+ * rcu_read_lock its code includes retry passes, at synchronize the wait).
+ * per_block (NULL, or f->nblocks): each block's value, NAN without one.
  */
 static void predict(const rcuprof_whatif_obs *obs, size_t n,
-                    const rcuprof_whatif_fit *f, double fixed,
-                    rcuprof_whatif_est *e, double *tmp, double *tmp2)
+                    const rcuprof_whatif_fit *f, double d0, double fixed,
+                    rcuprof_whatif_est *e, double *tmp, double *per_block)
 {
-    size_t i, k, m = 0;
+    size_t k, m = 0;
 
     memset(e, 0, sizeof(*e));
     e->value = e->lo = e->hi = NAN;
     for (k = 0; k < f->nblocks; k++) {
-        size_t c = 0;
-        double calls, own, x0 = NAN, d0 = INFINITY;
+        long i0 = run_of(obs, n, f->threads, f->block[k], 0, d0);
+        double calls, own, x0;
 
-        for (i = 0; i < n; i++)
-            if (obs[i].ok && obs[i].threads == f->threads
-                && obs[i].block == f->block[k]) {
-                tmp2[c] = obs[i].calls_per_op;
-                tmp2[n + c] = obs[i].own_ns_per_call;
-                c++;
-                if (obs[i].delay_ns < d0) {
-                    d0 = obs[i].delay_ns;
-                    x0 = rcuprof_whatif_x(&obs[i]);
-                }
-            }
+        if (per_block != NULL)
+            per_block[k] = NAN;
+        if (i0 < 0)
+            continue;
+        x0 = rcuprof_whatif_x(&obs[i0]);
         if (!isfinite(x0))
             x0 = 0;
-        calls = median_of(tmp2, c);
+        calls = obs[i0].calls_per_op;
         if (!isfinite(calls))
             calls = 1;
-        own = fixed >= 0 ? fixed : median_of(tmp2 + n, c);
+        own = fixed >= 0 ? fixed : obs[i0].own_ns_per_call;
         if (!isfinite(own))
-            return;             /* not timed: no prediction */
-        tmp[m++] = f->block_intercept[k]
-                   + f->block_slope[k] * (x0 - own * calls);
+            continue;           /* not timed: no prediction */
+        tmp[m] = f->block_intercept[k]
+                 + f->block_slope[k] * (x0 - own * calls);
+        if (per_block != NULL)
+            per_block[k] = tmp[m];
+        m++;
     }
     if (m == 0)
         return;
     e->have = 1;
     e->n = m;
     mean_t(tmp, m, LEVEL, &e->value, &e->lo, &e->hi);
+}
+
+/*
+ * The armed mechanism's cost per op, paired per block: wall ns/op at the
+ * lowest delay d0 minus wall ns/op unarmed, over every block with both
+ * (blocks up to maxb); and, over the fit's blocks with a prediction
+ * (pred[k], NAN without), the prediction less the block's mechanism: the
+ * unarmed build without the site.
+ */
+static void mechanism(const rcuprof_whatif_obs *obs, size_t n,
+                      const rcuprof_whatif_fit *f, unsigned maxb, double d0,
+                      const double *pred, rcuprof_whatif_est *mech,
+                      rcuprof_whatif_est *wsu, double *tmp)
+{
+    size_t k, m = 0;
+    unsigned b;
+
+    memset(mech, 0, sizeof(*mech));
+    memset(wsu, 0, sizeof(*wsu));
+    mech->value = mech->lo = mech->hi = NAN;
+    wsu->value = wsu->lo = wsu->hi = NAN;
+    for (b = 0; b < maxb; b++) {
+        long i0 = run_of(obs, n, f->threads, b, 0, d0),
+            iu = run_of(obs, n, f->threads, b, 1, 0);
+
+        if (i0 >= 0 && iu >= 0)
+            tmp[m++] = obs[i0].wall_ns_per_op - obs[iu].wall_ns_per_op;
+    }
+    if (m > 0) {
+        mech->have = 1;
+        mech->n = m;
+        mean_t(tmp, m, LEVEL, &mech->value, &mech->lo, &mech->hi);
+    }
+    m = 0;
+    for (k = 0; pred != NULL && k < f->nblocks; k++) {
+        long i0 = run_of(obs, n, f->threads, f->block[k], 0, d0),
+            iu = run_of(obs, n, f->threads, f->block[k], 1, 0);
+
+        if (i0 >= 0 && iu >= 0 && isfinite(pred[k]))
+            tmp[m++] = pred[k] - (obs[i0].wall_ns_per_op
+                                  - obs[iu].wall_ns_per_op);
+    }
+    if (m > 0) {
+        wsu->have = 1;
+        wsu->n = m;
+        mean_t(tmp, m, LEVEL, &wsu->value, &wsu->lo, &wsu->hi);
+    }
 }
 
 static void note(rcuprof_whatif *w, const char *fmt, ...)
@@ -432,54 +506,65 @@ void rcuprof_whatif_free(rcuprof_whatif *w)
     memset(w, 0, sizeof(*w));
 }
 
-/* One row's cells, medians and oversubscription. */
+/* One cell's runs at the row's count: armed at delay d, or unarmed. */
+static void cell_fill(const rcuprof_whatif_obs *obs, size_t n,
+                      unsigned threads, int unarmed, double d,
+                      rcuprof_whatif_cell *cl, double *v, double *v2)
+{
+    size_t i, k = 0;
+
+    memset(cl, 0, sizeof(*cl));
+    cl->delay_ns = unarmed ? NAN : d;
+    cl->mean = cl->lo = cl->hi = cl->x_ns_per_op = NAN;
+    for (i = 0; i < n; i++) {
+        if (obs[i].threads != threads || obs[i].unarmed != unarmed
+            || (!unarmed && obs[i].delay_ns != d))
+            continue;
+        if (!obs[i].ok) {
+            cl->failed++;
+            continue;
+        }
+        v[k] = obs[i].wall_ns_per_op;
+        v2[k] = unarmed ? NAN : rcuprof_whatif_x(&obs[i]);
+        k++;
+    }
+    cl->runs = k;
+    if (k >= 1) {
+        double s = 0;
+
+        for (i = 0; i < k; i++)
+            s += v[i];
+        cl->mean = s / (double)k;
+    }
+    if (k >= 2 && rcuprof_stats_mean_ci_log(v, k, LEVEL, &cl->lo, &cl->hi)
+        != RCUPROF_STATS_OK)
+        cl->lo = cl->hi = NAN;
+    cl->x_ns_per_op = median_of(v2, k);
+}
+
+/* One row's cells, medians (over the lowest delay's runs, which the
+ * prediction uses) and oversubscription. */
 static void row_cells(const rcuprof_whatif_obs *obs, size_t n,
-                      rcuprof_whatif *w, rcuprof_whatif_row *r, double *v,
-                      double *v2)
+                      rcuprof_whatif *w, rcuprof_whatif_row *r, double d0,
+                      double *v, double *v2)
 {
     size_t i, d, c = 0;
 
     for (i = 0; i < n; i++)
         if (obs[i].threads == r->threads && obs[i].ok) {
+            r->oversubscribed |= obs[i].oversubscribed;
+            if (obs[i].unarmed || obs[i].delay_ns != d0)
+                continue;
             v[c] = obs[i].calls_per_op;
             v2[c] = obs[i].own_ns_per_call;
             c++;
-            r->oversubscribed |= obs[i].oversubscribed;
         }
     r->calls_per_op = median_of(v, c);
     r->own_ns_per_call = median_of(v2, c);
     r->ncells = w->ndelays;
-    for (d = 0; d < w->ndelays; d++) {
-        rcuprof_whatif_cell *cl = &r->cells[d];
-        size_t k = 0;
-
-        memset(cl, 0, sizeof(*cl));
-        cl->delay_ns = w->delays[d];
-        cl->mean = cl->lo = cl->hi = NAN;
-        for (i = 0; i < n; i++) {
-            if (obs[i].threads != r->threads || obs[i].delay_ns != cl->delay_ns)
-                continue;
-            if (!obs[i].ok) {
-                cl->failed++;
-                continue;
-            }
-            v[k] = obs[i].wall_ns_per_op;
-            v2[k] = rcuprof_whatif_x(&obs[i]);
-            k++;
-        }
-        cl->runs = k;
-        if (k >= 1) {
-            double s = 0;
-
-            for (i = 0; i < k; i++)
-                s += v[i];
-            cl->mean = s / (double)k;
-        }
-        if (k >= 2 && rcuprof_stats_mean_ci_log(v, k, LEVEL, &cl->lo, &cl->hi)
-            != RCUPROF_STATS_OK)
-            cl->lo = cl->hi = NAN;
-        cl->x_ns_per_op = median_of(v2, k);
-    }
+    for (d = 0; d < w->ndelays; d++)
+        cell_fill(obs, n, r->threads, 0, w->delays[d], &r->cells[d], v, v2);
+    cell_fill(obs, n, r->threads, 1, 0, &r->unarmed, v, v2);
 }
 
 int rcuprof_whatif_analyse(const rcuprof_whatif_obs *obs, size_t n,
@@ -488,7 +573,7 @@ int rcuprof_whatif_analyse(const rcuprof_whatif_obs *obs, size_t n,
                            rcuprof_whatif *w, char *err, size_t errlen)
 {
     size_t i, j, ti, few = 0;
-    double *v = NULL, *v2 = NULL;
+    double *v = NULL, *v2 = NULL, *pb = NULL, d0 = INFINITY;
     unsigned char *seenb = NULL;
     unsigned maxb = 0;
     int over = 0;
@@ -516,18 +601,24 @@ int rcuprof_whatif_analyse(const rcuprof_whatif_obs *obs, size_t n,
         if (obs[i].block + 1 > maxb)
             maxb = obs[i].block + 1;
     seenb = calloc(maxb + 1, 1);
+    pb = malloc((maxb + 1) * sizeof(*pb));
     if (w->notes == NULL || w->rows == NULL || v == NULL || v2 == NULL
-        || seenb == NULL) {
+        || seenb == NULL || pb == NULL) {
         free(v);
         free(v2);
+        free(pb);
         free(seenb);
         rcuprof_whatif_free(w);
         snprintf(err, errlen, "out of memory");
         return -1;
     }
+    for (i = 0; i < nd; i++)
+        if (delays[i] < d0)
+            d0 = delays[i];
     for (i = 0; i < n; i++) {
         w->runs++;
         w->failed += !obs[i].ok;
+        w->unarmed_runs += obs[i].unarmed;
         if (obs[i].ok && obs[i].fixed_ns > w->fixed_ns)
             w->fixed_ns = obs[i].fixed_ns;
         if (!seenb[obs[i].block]) {
@@ -541,19 +632,26 @@ int rcuprof_whatif_analyse(const rcuprof_whatif_obs *obs, size_t n,
         rcuprof_whatif_row *r = &w->rows[ti];
 
         r->threads = threads[ti];
-        row_cells(obs, n, w, r, v, v2);
+        row_cells(obs, n, w, r, d0, v, v2);
         if (rcuprof_whatif_fit_threads(obs, n, r->threads, delays, nd, LEVEL,
                                        &r->fit) != 0) {
             free(v);
             free(v2);
+            free(pb);
             rcuprof_whatif_free(w);
             snprintf(err, errlen, "out of memory");
             return -1;
         }
         r->reading = rcuprof_whatif_reading(r->fit.lo, r->fit.hi);
-        predict(obs, n, &r->fit, -1, &r->without_site, v, v2);
+        predict(obs, n, &r->fit, d0, -1, &r->without_site, v, pb);
+        mechanism(obs, n, &r->fit, maxb, d0, pb, &r->mechanism,
+                  &r->without_site_unarmed, v);
         if (w->fixed_ns > 0)
-            predict(obs, n, &r->fit, w->fixed_ns, &r->without_fixed, v, v2);
+            predict(obs, n, &r->fit, d0, w->fixed_ns, &r->without_fixed, v,
+                    NULL);
+        if (r->without_site_unarmed.have && !(r->without_site_unarmed.value > 0))
+            note(w, "%u threads: predicted_without_site_unarmed is at or below 0 ns/op: the site's own time and the mechanism overlap (the own time's timer around the site's code costs too) or the line does not hold below the lowest delay; it is no cost",
+                 r->threads);
         few += r->fit.nblocks < 2;
         over |= r->oversubscribed;
         if (r->fit.degenerate > 0)
@@ -565,6 +663,7 @@ int rcuprof_whatif_analyse(const rcuprof_whatif_obs *obs, size_t n,
     }
     free(v);
     free(v2);
+    free(pb);
     if (over)
         note(w, "oversubscribed: more threads than allowed CPUs in some row; its slope measures the scheduler as much as the site");
     if (w->failed > 0)
@@ -574,6 +673,12 @@ int rcuprof_whatif_analyse(const rcuprof_whatif_obs *obs, size_t n,
         note(w, "%zu row(s) with a slope over fewer than 2 blocks: no interval, the reading is undetermined (give --reps 2 or more)",
              few);
     note(w, "predictions are linear extrapolations: removing a serialised section can move the bottleneck elsewhere (docs/methodology.md, section 1.5)");
+    if (w->unarmed_runs == 0)
+        note(w, "no unarmed run (a results file from before the unarmed cell): mechanism, unarmed and predicted_without_site_unarmed are null; predicted_without_site is for the armed build");
+    else
+        note(w, "predicted_without_site is for the armed build (the site's call into its wait, its bookkeeping and timer reads cost at every call); predicted_without_site_unarmed takes that mechanism off (docs/methodology.md, section 3)");
+    if (d0 > 0)
+        note(w, "the lowest delay is %g ns, not 0: mechanism (the lowest delay's cost less the unarmed cost) includes that delay", d0);
     return 0;
 }
 
@@ -602,7 +707,8 @@ int rcuprof_whatif_adaptive(const rcuprof_whatif_obs *obs, size_t n,
             continue;
         for (j = i; j < n; j++) {
             if (obs[j].threads != obs[i].threads
-                || obs[j].delay_ns != obs[i].delay_ns)
+                || obs[j].unarmed != obs[i].unarmed
+                || (!obs[i].unarmed && obs[j].delay_ns != obs[i].delay_ns))
                 continue;
             doneo[j] = 1;
             if (!obs[j].ok || !(obs[j].wall_ns_per_op > 0))

@@ -26,7 +26,10 @@
  * and the figures of its driver result (run.delay, section 3.4). */
 typedef struct rcuprof_whatif_obs_st {
     unsigned block, threads;
-    double delay_ns;            /* asked (--delay-ns) */
+    int unarmed;                /* the run without --delay-site (the plan's
+                                 * unarmed cell): delay_ns NAN, no x; in no
+                                 * slope fit */
+    double delay_ns;            /* asked (--delay-ns); NAN unarmed */
     int ok;                     /* a measurement (record.h's rule) */
     double wall_ns_per_op;
     double calls_per_op;        /* NAN: not recorded (then 1 per op) */
@@ -44,7 +47,8 @@ double rcuprof_whatif_x(const rcuprof_whatif_obs *o);
  * A point line of a whatif results file (docs/interfaces.md section 7:
  * `block`, `threads`, `status`, `delay_ns`, `result`) into o.  The result
  * is decoded through record.c (ok only for a measurement), run.delay read
- * here.  0, or -1 when the line is not a whatif point (no delay_ns).
+ * here.  `delay_ns` null is the unarmed cell (o->unarmed).  0, or -1 when
+ * the line is not a whatif point (no delay_ns member).
  */
 int rcuprof_whatif_obs_from_point(const json_t *line, rcuprof_whatif_obs *o);
 
@@ -98,12 +102,14 @@ void rcuprof_whatif_fit_free(rcuprof_whatif_fit *f);
  * (mb - rho ma)^2 <= t^2 (vbb - 2 rho vab + rho^2 vaa).  0 with a bounded
  * interval; 1 when a's mean slope is not distinguishable from 0 at level
  * (the set is unbounded: lo = -INF, hi = INF; the ratio still given);
- * -1 under 2 common blocks (everything NAN).  *npaired: the common blocks.
+ * -1 under 2 common blocks (everything NAN).  *npaired: the common blocks;
+ * *ma and *mb (either may be NULL): the two mean slopes over those paired
+ * blocks, the numbers whose quotient is *ratio (NAN under 1 block).
  */
 int rcuprof_whatif_slope_ratio(const rcuprof_whatif_fit *a,
                                const rcuprof_whatif_fit *b, double level,
                                double *ratio, double *lo, double *hi,
-                               size_t *npaired);
+                               size_t *npaired, double *ma, double *mb);
 
 /* ---------------------------------------------------------------------- */
 /* The whole analysis: one row per thread count (section 9)               */
@@ -125,7 +131,7 @@ typedef struct rcuprof_whatif_est_st {
 } rcuprof_whatif_est;
 
 typedef struct rcuprof_whatif_cell_st {
-    double delay_ns;
+    double delay_ns;            /* NAN: the unarmed cell */
     double x_ns_per_op;         /* median over the ok runs; NAN if none */
     size_t runs, failed;
     double mean, lo, hi;        /* wall ns/op; Cox interval on logs (NAN
@@ -135,14 +141,21 @@ typedef struct rcuprof_whatif_cell_st {
 typedef struct rcuprof_whatif_row_st {
     unsigned threads;
     int oversubscribed;
-    double calls_per_op;        /* median over the ok runs; NAN */
-    double own_ns_per_call;     /* median; NAN when not timed */
+    double calls_per_op;        /* median over the ok runs at the lowest
+                                 * delay (what the prediction uses); NAN */
+    double own_ns_per_call;     /* likewise; NAN when not timed */
     rcuprof_whatif_cell cells[RCUPROF_WHATIF_DELAYS_MAX];
     size_t ncells;
+    rcuprof_whatif_cell unarmed;      /* the runs without --delay-site
+                                       * (runs 0: none, e.g. an old file) */
     rcuprof_whatif_fit fit;
     int reading;
     rcuprof_whatif_est without_site;  /* line at x0 - own x calls */
     rcuprof_whatif_est without_fixed; /* line at x0 - fixed x calls */
+    rcuprof_whatif_est mechanism;     /* per block: wall at the lowest
+                                       * delay - wall unarmed */
+    rcuprof_whatif_est without_site_unarmed; /* per block: without_site's
+                                              * - mechanism's */
 } rcuprof_whatif_row;
 
 typedef struct rcuprof_whatif_st {
@@ -151,7 +164,8 @@ typedef struct rcuprof_whatif_st {
     rcuprof_whatif_row *rows;
     size_t nrows;
     double fixed_ns;            /* the largest over the ok runs; 0 */
-    size_t runs, failed;
+    size_t runs, failed;        /* unarmed runs included */
+    size_t unarmed_runs;        /* runs of the unarmed cell, any status */
     unsigned blocks;            /* distinct blocks run */
     json_t *notes;              /* one-line strings */
 } rcuprof_whatif;
@@ -169,7 +183,7 @@ void rcuprof_whatif_free(rcuprof_whatif *w);
 /*
  * The adaptive rule of `whatif --target-mde` (as sweep's for one variant:
  * docs/methodology.md, "Adaptive repetitions"): every (thread count,
- * delay) cell's MDE against a like cell from its first-stage spread
+ * delay) cell's (the unarmed cell's too: worst_delay_ns NAN) MDE against a like cell from its first-stage spread
  * (blocks below reps; Stein's two-stage on the logs), the worst one, and
  * the blocks that bring every cell to target_pct (max + 1 when max is not
  * enough).  0, or -1 when no cell has 2 first-stage runs.

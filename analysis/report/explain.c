@@ -134,21 +134,31 @@ static json_t *slope_json(const rcuprof_explain_slope *s)
 static json_t *whatif_json(const rcuprof_explain_case *c)
 {
     json_t *arr = json_array();
+    rcuprof_explain_thresholds th;
     size_t i;
 
+    rcuprof_explain_thresholds_default(&th);
     for (i = 0; i < c->nwhatif; i++) {
         const rcuprof_explain_whatif *w = &c->whatif[i];
         int have = w->has_reference && w->ratio_rc >= 0;
 
         json_array_append_new(arr, json_pack(
-            "{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:b, s:i}",
+            "{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:b, s:i, s:o, s:o, s:o}",
             "site", w->site, "label", w->label, "t", slope_json(&w->t),
             "r", w->has_reference ? slope_json(&w->r) : json_null(),
             "ratio", have ? jnum(w->ratio) : json_null(),
             "ratio_lo", have ? jnum(w->lo) : json_null(),
             "ratio_hi", have ? jnum(w->hi) : json_null(),
             "bounded", have && w->ratio_rc == 0,
-            "blocks_paired", (int)w->paired));
+            "blocks_paired", (int)w->paired,
+            "paired_slope_t", w->has_reference ? jnum(w->paired_t)
+                                               : json_null(),
+            "paired_slope_r", w->has_reference ? jnum(w->paired_r)
+                                               : json_null(),
+            "threshold", w->has_reference
+                ? jnum(rcuprof_explain_serialised_threshold(
+                           &th, w->t.threads, w->r.threads))
+                : json_null()));
     }
     return arr;
 }
@@ -435,7 +445,7 @@ static void md_whatif(struct rcuprof_sb *b, const json_t *c)
                               json_object_get(c, "reference")));
     else
         rcuprof_sb_printf(b, "-");
-    rcuprof_sb_printf(b, " | ratio | blocks paired |\n|---|---:|---:|---:|---:|\n");
+    rcuprof_sb_printf(b, " | over the paired blocks (reference -> slow) | ratio | threshold |\n|---|---:|---:|---:|---:|---:|\n");
     json_array_foreach(wa, i, w) {
         rcuprof_sb_printf(b, "| ");
         sb_cell(b, json_string_value(json_object_get(w, "label")));
@@ -444,6 +454,18 @@ static void md_whatif(struct rcuprof_sb *b, const json_t *c)
         rcuprof_sb_printf(b, " | ");
         md_slope(b, json_object_get(w, "r"));
         rcuprof_sb_printf(b, " | ");
+        if (json_is_number(json_object_get(w, "paired_slope_t"))
+            && json_is_number(json_object_get(w, "paired_slope_r")))
+            rcuprof_sb_printf(b, "%d blocks: %.2f -> %.2f",
+                              (int)json_integer_value(json_object_get(
+                                  w, "blocks_paired")),
+                              gnum(w, "paired_slope_r"),
+                              gnum(w, "paired_slope_t"));
+        else
+            rcuprof_sb_printf(b, "%d blocks",
+                              (int)json_integer_value(json_object_get(
+                                  w, "blocks_paired")));
+        rcuprof_sb_printf(b, " | ");
         if (!json_is_number(json_object_get(w, "ratio")))
             rcuprof_sb_printf(b, "-");
         else if (json_is_true(json_object_get(w, "bounded")))
@@ -451,8 +473,10 @@ static void md_whatif(struct rcuprof_sb *b, const json_t *c)
                               gnum(w, "ratio_lo"), gnum(w, "ratio_hi"));
         else
             rcuprof_sb_printf(b, "%.2fx (unbounded)", gnum(w, "ratio"));
-        rcuprof_sb_printf(b, " | %d |\n", (int)json_integer_value(
-                              json_object_get(w, "blocks_paired")));
+        if (json_is_number(json_object_get(w, "threshold")))
+            rcuprof_sb_printf(b, " | %.3g |\n", gnum(w, "threshold"));
+        else
+            rcuprof_sb_printf(b, " | - |\n");
     }
     rcuprof_sb_printf(b, "\n");
 }

@@ -38,6 +38,32 @@ static json_t *est_json(const rcuprof_whatif_est *e)
     return j != NULL ? j : json_null();
 }
 
+/* A paired difference over blocks: {value, lo, hi, blocks}; null. */
+static json_t *diff_json(const rcuprof_whatif_est *e)
+{
+    json_t *j;
+
+    if (!e->have)
+        return json_null();
+    j = interval(e->value, e->lo, e->hi);
+    if (j != NULL)
+        json_object_set_new(j, "blocks", json_integer((json_int_t)e->n));
+    return j != NULL ? j : json_null();
+}
+
+/* The unarmed cell: {mean, lo, hi, runs, failed}; null without a run. */
+static json_t *unarmed_json(const rcuprof_whatif_cell *c)
+{
+    json_t *j;
+
+    if (c->runs == 0 && c->failed == 0)
+        return json_null();
+    j = json_pack("{s:o, s:o, s:o, s:I, s:I}", "mean", num(c->mean),
+                  "lo", num(c->lo), "hi", num(c->hi),
+                  "runs", (json_int_t)c->runs, "failed", (json_int_t)c->failed);
+    return j != NULL ? j : json_null();
+}
+
 json_t *rcuprof_whatif_json(const rcuprof_whatif *w, const json_t *meta)
 {
     json_t *j = json_deep_copy(meta), *rows = json_array(),
@@ -86,6 +112,12 @@ json_t *rcuprof_whatif_json(const rcuprof_whatif *w, const json_t *meta)
                                               r->fit.ihi),
                         "predicted_without_site",
                         est_json(&r->without_site));
+        if (row != NULL) {
+            json_object_set_new(row, "unarmed", unarmed_json(&r->unarmed));
+            json_object_set_new(row, "mechanism", diff_json(&r->mechanism));
+            json_object_set_new(row, "predicted_without_site_unarmed",
+                                est_json(&r->without_site_unarmed));
+        }
         if (row != NULL && w->fixed_ns > 0)
             json_object_set_new(row, "predicted_without_fixed",
                                 est_json(&r->without_fixed));
@@ -191,6 +223,34 @@ char *rcuprof_whatif_markdown(const json_t *rep)
         }
         fputc('\n', f);
     }
+    fprintf(f, "\nThe figures above are for the armed build (the site's call into its wait, its bookkeeping and timer reads cost at every call).  Unarmed (the run without --delay-site, in every block):\n\n");
+    fprintf(f, "| threads | unarmed ns/op [95%% CI] | mechanism ns/op [95%% CI] | predicted ns/op without the site, unarmed [95%% CI] [^x] |\n");
+    fprintf(f, "|--:|--:|--:|--:|\n");
+    json_array_foreach(rows, i, r) {
+        const json_t *u = json_object_get(r, "unarmed");
+
+        fprintf(f, "| %lld | ",
+                (long long)json_integer_value(json_object_get(r, "threads")));
+        if (json_is_object(u) && isfinite(jnum(u, "mean"))) {
+            json_t *iv = json_pack("{s:o, s:o, s:o}", "value",
+                                   json_real(jnum(u, "mean")),
+                                   "lo", isfinite(jnum(u, "lo"))
+                                   ? json_real(jnum(u, "lo")) : json_null(),
+                                   "hi", isfinite(jnum(u, "hi"))
+                                   ? json_real(jnum(u, "hi")) : json_null());
+
+            fmt_iv(f, iv, 1);
+            json_decref(iv);
+        } else {
+            fputs("-", f);
+        }
+        fputs(" | ", f);
+        fmt_iv(f, json_object_get(r, "mechanism"), 1);
+        fputs(" | ", f);
+        fmt_iv(f, json_object_get(r, "predicted_without_site_unarmed"), 1);
+        fputs(" |\n", f);
+    }
+    fprintf(f, "\nmechanism: ns/op at the lowest delay less ns/op unarmed, paired per block; predicted without the site, unarmed: the prediction less the mechanism, per block.\n");
     fprintf(f, "\n[^x]: linear extrapolation: removing a serialised section can move the bottleneck elsewhere.\n");
     json_array_foreach(rows, i, r)
         if (json_is_true(json_object_get(r, "oversubscribed"))) {
@@ -214,7 +274,7 @@ char *rcuprof_whatif_csv(const json_t *rep)
 
     if (f == NULL)
         return NULL;
-    fprintf(f, "threads,delay_ns,x_ns_per_op,runs,failed,mean_ns_per_op,lo_ns_per_op,hi_ns_per_op,calls_per_op,own_ns_per_call,slope,slope_lo,slope_hi,reading,intercept_ns_per_op,predicted_without_site_ns_per_op,predicted_lo,predicted_hi\n");
+    fprintf(f, "threads,delay_ns,x_ns_per_op,runs,failed,mean_ns_per_op,lo_ns_per_op,hi_ns_per_op,calls_per_op,own_ns_per_call,slope,slope_lo,slope_hi,reading,intercept_ns_per_op,predicted_without_site_ns_per_op,predicted_lo,predicted_hi,unarmed_ns_per_op,mechanism_ns_per_op,mechanism_lo,mechanism_hi,predicted_without_site_unarmed_ns_per_op,predicted_unarmed_lo,predicted_unarmed_hi\n");
     json_array_foreach(json_object_get(rep, "rows"), i, r) {
         const json_t *s = json_object_get(r, "slope"),
             *p = json_object_get(r, "predicted_without_site");
@@ -249,6 +309,21 @@ char *rcuprof_whatif_csv(const json_t *rep)
             fputc(',', f);
             if (isfinite(jnum(p, "hi")))
                 fprintf(f, "%.9g", jnum(p, "hi"));
+            {
+                const json_t *me = json_object_get(r, "mechanism"),
+                    *pu = json_object_get(r, "predicted_without_site_unarmed");
+                double u[] = { jnum(json_object_get(r, "unarmed"), "mean"),
+                               jnum(me, "value"), jnum(me, "lo"),
+                               jnum(me, "hi"), jnum(pu, "value"),
+                               jnum(pu, "lo"), jnum(pu, "hi") };
+                size_t m;
+
+                for (m = 0; m < sizeof(u) / sizeof(u[0]); m++) {
+                    fputc(',', f);
+                    if (isfinite(u[m]))
+                        fprintf(f, "%.9g", u[m]);
+                }
+            }
             fputc('\n', f);
         }
     }
@@ -284,7 +359,7 @@ char *rcuprof_whatif_gnuplot(const json_t *rep, const char *dir)
 
     if (f == NULL)
         return NULL;
-    fprintf(f, "# rcuprof whatif: wall ns/op against the delay put on each op, per thread count\n");
+    fprintf(f, "# rcuprof whatif: wall ns/op against the delay put on each op, per thread count (dotted: unarmed)\n");
     json_array_foreach(json_object_get(rep, "rows"), i, r) {
         fprintf(f, "$w%zu << EOD\n# x_ns_per_op mean lo hi\n", i);
         json_array_foreach(json_object_get(r, "cells"), k, c) {
@@ -337,6 +412,14 @@ char *rcuprof_whatif_gnuplot(const json_t *rep, const char *dir)
             if (isfinite(sv) && isfinite(iv))
                 fprintf(f, ", \\\n    %.12g + %.12g * x lc %zu dt 2 notitle",
                         iv, sv, i + 1);
+            if (isfinite(jnum(json_object_get(r, "unarmed"), "mean"))) {
+                char ukey[80];
+
+                snprintf(ukey, sizeof(ukey), "%lld %s unarmed", nt, tw);
+                fprintf(f, ", \\\n    %.12g lc %zu dt 3 title ",
+                        jnum(json_object_get(r, "unarmed"), "mean"), i + 1);
+                gp_quote(f, ukey);
+            }
         }
         if (nrows == 0)
             fprintf(f, " 0 notitle");

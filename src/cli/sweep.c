@@ -19,11 +19,12 @@
  * appended the moment it finishes.
  *
  * whatif (issue 17) runs on the same machinery: one variant, and in each
- * block and thread count every delay once in a shuffled order (the delays
- * take the place of the variants in the plan: a cell is (thread count,
- * delay)); each run gets --delay-site and --delay-ns, each point line
- * `delay_ns`, the spec `whatif` {site, delays_ns}
- * (rcuprof_sweep_whatif, cli.h).
+ * block and thread count every delay once and the unarmed cell once, in a
+ * shuffled order (the delays and the unarmed arm take the place of the
+ * variants in the plan: a cell is (thread count, delay or unarmed)); each
+ * armed run gets --delay-site and --delay-ns, its point line `delay_ns`;
+ * the unarmed run neither, its line `delay_ns` null; the spec `whatif`
+ * {site, delays_ns, unarmed: true} (rcuprof_sweep_whatif, cli.h).
  */
 #define _GNU_SOURCE
 #include "cli.h"
@@ -52,7 +53,8 @@
 struct plan_point {
     unsigned block, threads, order, seq;
     size_t variant;
-    size_t delay;               /* whatif: index into sweep.delays */
+    size_t delay;               /* whatif: index into sweep.delays;
+                                 * ndelays: the unarmed run */
     int done;
 };
 
@@ -85,10 +87,16 @@ struct sweep {
 };
 
 /* The plan's arms per block and thread count: the variants, or (whatif)
- * the one variant at every delay. */
+ * the one variant at every delay and unarmed. */
 static size_t sweep_arms(const struct sweep *sw)
 {
-    return sw->nvariants * (sw->ndelays > 0 ? sw->ndelays : 1);
+    return sw->nvariants * (sw->ndelays > 0 ? sw->ndelays + 1 : 1);
+}
+
+/* A whatif plan point that runs without the site armed. */
+static int point_unarmed(const struct sweep *sw, const struct plan_point *p)
+{
+    return sw->ndelays > 0 && p->delay == sw->ndelays;
 }
 
 /*
@@ -98,9 +106,10 @@ static size_t sweep_arms(const struct sweep *sw)
  */
 static int sweep_plan(struct sweep *sw, uint64_t seed, unsigned nblocks)
 {
-    size_t perm[SWEEP_VARIANTS_MAX * RCUPROF_WHATIF_DELAYS_MAX], i, j, k = 0;
+    size_t perm[SWEEP_VARIANTS_MAX * (RCUPROF_WHATIF_DELAYS_MAX + 1)], i, j;
+    size_t k = 0;
     size_t old = sw->nplan, narms = sweep_arms(sw);
-    size_t per = sw->ndelays > 0 ? sw->ndelays : 1;
+    size_t per = sw->ndelays > 0 ? sw->ndelays + 1 : 1;
     struct plan_point *np;
     unsigned b;
     uint64_t st = seed;
@@ -237,7 +246,10 @@ static void progress(const struct sweep *sw, size_t done, size_t total,
     int i, width = 24, fill = total ? (int)(width * done / total) : width;
 
     fmt_dur(eta, e, sizeof(e));
-    if (sw->ndelays > 0)
+    if (point_unarmed(sw, p))
+        snprintf(arm, sizeof(arm), "%s %s unarmed", sw->variants[p->variant],
+                 sw->site);
+    else if (sw->ndelays > 0)
         snprintf(arm, sizeof(arm), "%s %s+%u ns", sw->variants[p->variant],
                  sw->site, sw->delays[p->delay]);
     else
@@ -261,7 +273,7 @@ static void progress(const struct sweep *sw, size_t done, size_t total,
 static void announce(const struct sweep *sw, size_t todo, uint64_t seed)
 {
     if (sw->ndelays > 0)
-        fprintf(stderr, "%swhatif: %zu points (%s at %zu delays x %zu thread counts x %u reps), %zu to run, seed %llu, into %s\n",
+        fprintf(stderr, "%swhatif: %zu points (%s at %zu delays and unarmed x %zu thread counts x %u reps), %zu to run, seed %llu, into %s\n",
                 sw->tty ? "\r\033[K" : "", sw->nplan, sw->site,
                 sw->ndelays, sw->nthreads, sw->nblocks, todo,
                 (unsigned long long)seed, sw->path);
@@ -352,8 +364,8 @@ static json_t *run_point(struct sweep *sw, const struct plan_point *p,
         return NULL;
     }
     json_decref(dopts);
-    /* whatif: this point's delay at the site. */
-    if (sw->ndelays > 0) {
+    /* whatif: this point's delay at the site (the unarmed run: none). */
+    if (sw->ndelays > 0 && !point_unarmed(sw, p)) {
         if (asprintf(&dargv[dargc], "--delay-site=%s", sw->site) < 0) {
             dargv[dargc] = NULL;
             rcuprof_driver_argv_free(dargv);
@@ -376,8 +388,9 @@ static json_t *run_point(struct sweep *sw, const struct plan_point *p,
                      "order", (int)p->order, "seq", (int)p->seq,
                      "start_unix_ns", (json_int_t)rcuprof_time_real_ns());
     if (line != NULL && sw->ndelays > 0)
-        json_object_set_new(line, "delay_ns",
-                            json_integer(sw->delays[p->delay]));
+        json_object_set_new(line, "delay_ns", point_unarmed(sw, p)
+                            ? json_null()
+                            : json_integer(sw->delays[p->delay]));
     if (rcuprof_driver_spawn(drv, dargv, (double)sw->timeout, &r) != 0) {
         memset(&r, 0, sizeof(r));
         r.exited = 1;
@@ -898,8 +911,11 @@ static int sweep_need(const struct sweep *sw, rcuprof_adaptive_need *need,
             need->worst_mde_pct = wn.worst_mde_pct;
             need->blocks = wn.blocks;
             need->unknown = wn.unknown;
-            snprintf(why, n, "%u threads at %.0f ns", wn.worst_threads,
-                     wn.worst_delay_ns);
+            if (isfinite(wn.worst_delay_ns))
+                snprintf(why, n, "%u threads at %.0f ns", wn.worst_threads,
+                         wn.worst_delay_ns);
+            else
+                snprintf(why, n, "%u threads unarmed", wn.worst_threads);
             rc = 0;
         }
         json_decref(h);
@@ -1129,7 +1145,8 @@ int rcuprof_sweep_whatif(const struct rcuprof_whatif_plan *wp)
         json_array_append_new(tl, json_integer(sw.threads[i]));
     for (i = 0; i < sw.ndelays; i++)
         json_array_append_new(dl, json_integer(sw.delays[i]));
-    wi = json_pack("{s:s, s:o}", "site", wp->site, "delays_ns", dl);
+    wi = json_pack("{s:s, s:o, s:b}", "site", wp->site, "delays_ns", dl,
+                   "unarmed", 1);
     sw.spec = json_pack("{s:[s], s:o, s:i, s:O, s:I, s:s, s:o}",
                         "variants", wp->variant, "threads", tl,
                         "reps", (int)sw.reps, "options", wp->options,

@@ -7,7 +7,8 @@
  * build.driver_delay_sites[workload] for a baseline workload), the delays
  * and thread counts.  Then the runs, on sweep's machinery
  * (rcuprof_sweep_whatif: DIR/results.jsonl appended point by point,
- * interleaved blocks shuffled from the seed, adaptive with --target-mde),
+ * interleaved blocks shuffled from the seed, every delay and the unarmed
+ * cell (no --delay-site) in each, adaptive with --target-mde),
  * then the fit (analysis/whatif.c) and the writers
  * (analysis/report/whatif.c): whatif.json, whatif.md (also on stdout),
  * whatif.csv and, with gnuplot, whatif.png and .svg.  Without --out the
@@ -60,7 +61,7 @@ static const struct rcuprof_opt whatif_rows[ARG_N] = {
                    "thread counts: 1,2,4 or 4-8 or 1-64:x2"),
     RCUPROF_OPTION(RCUPROF_OPT_UINT, "reps", 0, "N", "5", 1, WHATIF_REPS_MAX,
                    struct whatif_args, reps, NULL,
-                   "blocks (a slope interval needs 2); each runs every (thread count, delay) cell once"),
+                   "blocks (a slope interval needs 2); each runs every (thread count, delay) cell once, and each thread count once unarmed"),
     RCUPROF_OPTION(RCUPROF_OPT_STRING, "out", 0, "DIR", "", 0, 0,
                    struct whatif_args, out, NULL,
                    "write DIR/results.jsonl, whatif.md, whatif.json, whatif.csv and the plot (default: stdout only)"),
@@ -150,6 +151,12 @@ static int whatif_report(const struct rcuprof_whatif_plan *wp,
         return RCUPROF_ERR_SYSTEM;
     }
     free(obs);
+    if (strcmp(wp->site, "synchronize") == 0)
+        json_array_append_new(w.notes, json_string(
+            "synchronize: \"without the site\" means without the grace-period wait itself (its own time is the wait after the flip), not without the writer's other work"));
+    if (strcmp(where, "driver") == 0 && w.unarmed_runs > 0)
+        json_array_append_new(w.notes, json_string(
+            "a driver site: the unarmed cell runs the baseline workload's own loop, not the site's op and batch, so mechanism is the difference of the two loops, not only the site's arming"));
     meta = json_pack("{s:s, s:s, s:s, s:o, s:i, s:I, s:O, s:o, s:s, s:O}",
                      "variant", wp->variant, "site", wp->site,
                      "where", where, "threads", tl, "reps", (int)wp->reps,

@@ -96,6 +96,14 @@ for c in rep["cases"]:
                 errs.append(f"ratio interval {s}")
             if not s["bounded"] and (s["ratio_lo"] is not None or s["ratio_hi"] is not None):
                 errs.append(f"unbounded with bounds {s}")
+            # the slopes over the paired blocks divide to the ratio
+            pt, pr = s.get("paired_slope_t"), s.get("paired_slope_r")
+            if not (num(pt) and num(pr) and pr != 0 and abs(pt / pr - s["ratio"]) <= 1e-9 * max(1, abs(s["ratio"]))):
+                errs.append(f"paired slopes {pt}, {pr} do not divide to the ratio {s['ratio']}")
+        T, R = c["threads"], c["reference"]
+        want = min(1.5, 1 + (T / R - 1) / 2) if T > R else 1.5
+        if not (num(s.get("threshold")) and abs(s["threshold"] - want) < 1e-12):
+            errs.append(f"threshold {s.get('threshold')} at {T} vs {R}, wanted {want}")
         print(f"  {s['label']}: slope {r['slope']} [{r['lo']}, {r['hi']}] at {r['threads']}"
               f" -> {t['slope']} [{t['lo']}, {t['hi']}] at {t['threads']}:"
               f" ratio {s['ratio']} [{s['ratio_lo']}, {s['ratio_hi']}]"

@@ -57,7 +57,10 @@ expect_error 2 "exists" "$RCUPROF" whatif "${B[@]}" --site outside --delays 0,10
 
 # --- the pipeline on a stand-in driver: wall ns/op = 1000 + s x, x the
 # delay spent per op (the asked ns + 4 per call, 2 calls per op), s 1.0 at
-# 1 thread and 2.0 at 2; a little deterministic noise per run ---
+# 1 thread and 2.0 at 2; unarmed (no --delay-site) 960: the armed
+# mechanism costs 40 ns/op; own time 25 ns per call at 0 ns, 75 at the
+# other delays (the prediction takes the lowest delay's); a little
+# deterministic noise per run ---
 "$RCUPROF_BINDIR/rcuprof-stress-$V" --duration-ms 20 --warmup-ms 5 >"$TMP/template.json" 2>/dev/null \
     || fail "the real driver's template run"
 sd="$TMP/standin"
@@ -68,15 +71,20 @@ cat > "$sd/rcuprof-stress-$V" <<PY
 import json, os, sys, zlib
 args = dict(a[2:].split("=", 1) for a in sys.argv[1:] if a.startswith("--") and "=" in a)
 if "--version" in sys.argv:
-    print(json.dumps({"variant": "$V", "delay_sites": ["name_lookup"],
+    print(json.dumps({"variant": "$V", "delay_sites": ["name_lookup", "synchronize"],
                       "driver_delay_sites": {"atomic": ["cas_window", "outside"],
                                              "rwlock": ["write_hold", "read_hold", "outside"]}}))
     sys.exit(0)
 if os.environ.get("STANDIN_REFUSE"):
     print(json.dumps({"error": "usage", "message": "--delay-site: refused by the stand-in"}), file=sys.stderr)
     sys.exit(2)
-t = int(args.get("threads", "1")); d = int(args["delay-ns"])
-if os.environ.get("STANDIN_FAIL_AT") == str(d) and t == 2:
+t = int(args.get("threads", "1"))
+unarmed = "delay-ns" not in args
+if unarmed != ("delay-site" not in args):
+    print(json.dumps({"error": "usage", "message": "--delay-ns without --delay-site"}), file=sys.stderr)
+    sys.exit(2)
+d = 0 if unarmed else int(args["delay-ns"])
+if not unarmed and os.environ.get("STANDIN_FAIL_AT") == str(d) and t == 2:
     print(json.dumps({"error": "run", "message": "boom"}), file=sys.stderr)
     sys.exit(4)
 spent = d + 4 if d > 0 else 0
@@ -86,14 +94,16 @@ k = int(open(cnt).read()) if os.path.exists(cnt) else 0
 open(cnt, "w").write(str(k + 1))
 noise = ((k * 7919) % 101) / 100.0 - 0.5
 w = 1000.0 + (1.0 if t == 1 else 2.0) * spent * 2 + noise
+if unarmed:
+    w = 960.0 + noise
 r = json.load(open("$TMP/template.json"))
 r["run"]["threads"] = t
 r["run"]["wall_ns_per_op"] = w
 r["run"]["cpu_ns_per_op"] = w
 r["run"]["ops_per_s"] = 1e9 / w
-r["run"]["delay"] = {"site": args["delay-site"], "where": "library", "ns": d,
+r["run"]["delay"] = None if unarmed else {"site": args["delay-site"], "where": "library", "ns": d,
     "ticks": d, "calls": 2000, "calls_per_op": 2.0, "delay_ns_per_call": float(spent),
-    "own_ns_per_call": 25.0, "timed": 31, "fixed_ns": 0}
+    "own_ns_per_call": 25.0 if d == 0 else 75.0, "timed": 31, "fixed_ns": 0}
 print(json.dumps(r))
 PY
 chmod +x "$sd/rcuprof-stress-$V"
@@ -111,18 +121,20 @@ schema = json.load(open(sys.argv[2]))
 lines = [json.loads(l) for l in open(d + "/results.jsonl")]
 h = lines[0]
 jsonschema.Draft202012Validator(schema).validate(h)
-assert h["spec"]["whatif"] == {"site": "name_lookup", "delays_ns": [0, 100, 300]}, h["spec"]
+assert h["spec"]["whatif"] == {"site": "name_lookup", "delays_ns": [0, 100, 300], "unarmed": True}, h["spec"]
 point = dict(schema["$defs"]["point"], **{"$defs": schema["$defs"]})
 cells = set()
 for p in lines[1:]:
     jsonschema.Draft202012Validator(point).validate(p)
     cells.add((p["block"], p["threads"], p["delay_ns"]))
-assert len(cells) == 4 * 2 * 3 == len(lines) - 1, len(lines)
+# every delay and the unarmed cell (delay_ns null) in every block and count
+assert len(cells) == 4 * 2 * 4 == len(lines) - 1, len(lines)
+assert sum(1 for c in cells if c[2] is None) == 4 * 2, cells
 # the order within a block and thread count is shuffled, not always sorted
 orders = {}
 for p in lines[1:]:
     orders.setdefault((p["block"], p["threads"]), []).append(p["delay_ns"])
-assert any(o != sorted(o) for o in orders.values()), orders
+assert any(o != sorted(o, key=lambda x: -1 if x is None else x) for o in orders.values()), orders
 w = json.load(open(d + "/whatif.json"))
 top = {"schema", "variant", "site", "where", "delays_ns", "threads", "reps", "blocks",
        "seed", "options", "inputs", "rcuprof_version", "created_unix_ns", "fixed_ns",
@@ -139,17 +151,27 @@ for r in (r1, r2):
     assert [c["delay_ns"] for c in r["cells"]] == [0, 100, 300]
     assert r["cells"][2]["x_ns_per_op"] == 608.0, r["cells"][2]
     assert "predicted_without_fixed" not in r
+    u, m = r["unarmed"], r["mechanism"]
+    assert u["runs"] == 4 and u["failed"] == 0 and abs(u["mean"] - 960) < 1 and u["lo"] < u["mean"] < u["hi"], u
+    assert m["blocks"] == 4 and abs(m["value"] - 40) < 1.5 and m["lo"] <= m["value"] <= m["hi"], m
+    pu, ps = r["predicted_without_site_unarmed"], r["predicted_without_site"]
+    assert pu["method"] == "linear extrapolation" and abs(pu["value"] - (ps["value"] - m["value"])) < 1e-6, (pu, ps, m)
 assert 0.99 < r1["slope"]["value"] < 1.01 and r1["slope"]["lo"] <= 1 <= r1["slope"]["hi"], r1["slope"]
 assert r1["reading"] == "adds", r1["reading"]
 assert 1.98 < r2["slope"]["value"] < 2.02 and r2["reading"] == "amplified", r2
 p = r2["predicted_without_site"]
+# the own time of the lowest delay's run (25), not the other delays' (75)
 assert p["method"] == "linear extrapolation" and abs(p["value"] - (1000 - 2 * 25 * 2)) < 2, p
+assert abs(r2["predicted_without_site_unarmed"]["value"] - (1000 - 2 * 25 * 2 - 40)) < 3, r2
 md = open(d + "/whatif.md").read()
 assert md == open(sys.argv[3]).read(), "stdout is not whatif.md"
 assert "linear extrapolation: removing a serialised section can move the bottleneck elsewhere" in md
 assert "| 2 | 2.00 |" in md and "amplified" in md
+assert "| threads | unarmed ns/op [95% CI] | mechanism ns/op [95% CI] |" in md
+assert any(n.startswith("predicted_without_site is for the armed build") for n in w["notes"]), w["notes"]
 csv = open(d + "/whatif.csv").read().splitlines()
 assert len(csv) == 1 + 2 * 3 and csv[0].startswith("threads,delay_ns,"), csv[0]
+assert csv[0].endswith(",unarmed_ns_per_op,mechanism_ns_per_op,mechanism_lo,mechanism_hi,predicted_without_site_unarmed_ns_per_op,predicted_unarmed_lo,predicted_unarmed_hi"), csv[0]
 PY
 if command -v gnuplot >/dev/null 2>&1; then
     [ -s "$TMP/w1/whatif.png" ] && [ -s "$TMP/w1/whatif.svg" ] && pass "whatif.png and .svg drawn" \
@@ -166,6 +188,16 @@ rc=$?
 [ "$rc" -eq 0 ] && grep -q "| 1 | 2.00 |" "$TMP/w2.out" && [ -z "$(ls -A "$TMP/tmpdir")" ] \
     && pass "no --out: the table on stdout, no folder left" \
     || fail "no --out: exit $rc, $(ls -A "$TMP/tmpdir"), $(cat "$TMP/w2.err" | tail -2)"
+grep -q "a driver site: the unarmed cell runs the baseline workload's own loop" "$TMP/w2.out" \
+    && pass "a driver site: the note that its unarmed run is the workload's own loop" \
+    || fail "a driver site: no note on its unarmed run"
+# synchronize: "without the site" is without the grace-period wait
+RCUPROF_BINDIR=$sd "$sd/rcuprof" whatif --variant "$V" --site synchronize --delays 0,100 \
+    --threads 1 --reps 2 --seed 4 >"$TMP/w5.out" 2>"$TMP/w5.err"
+grep -q 'synchronize: "without the site" means without the grace-period wait itself' "$TMP/w5.out" \
+    && ! grep -q "a driver site" "$TMP/w5.out" \
+    && pass "synchronize: the note on what without the site means" \
+    || fail "synchronize: no note: $(tail -2 "$TMP/w5.err")"
 
 # A failed run: exit 1, the files still written, the failure noted.
 STANDIN_FAIL_AT=300 RCUPROF_BINDIR=$sd "$sd/rcuprof" whatif --variant "$V" --site name_lookup \

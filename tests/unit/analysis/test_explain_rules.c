@@ -138,6 +138,24 @@ static void set_wi(rcuprof_explain_whatif *w, const char *site, double rs,
     w->lo = lo;
     w->hi = hi;
     w->paired = rc < 0 ? 1 : 5;
+    /* over the paired blocks, a little off each count's own mean */
+    w->paired_r = rs + 0.01;
+    w->paired_t = ts - 0.01;
+}
+
+static void fx_wi_case_tr(rcuprof_explain_case *c, size_t n, unsigned T,
+                          unsigned R)
+{
+    size_t i;
+
+    fixture(c, T, R, 4);
+    step(c, 1.8);
+    for (i = 0; i < n; i++) {
+        wi[i].t.threads = T;
+        wi[i].r.threads = R;
+    }
+    c->whatif = wi;
+    c->nwhatif = n;
 }
 
 static void fx_wi_case(rcuprof_explain_case *c, size_t n)
@@ -146,6 +164,45 @@ static void fx_wi_case(rcuprof_explain_case *c, size_t n)
     step(c, 1.8);
     c->whatif = wi;
     c->nwhatif = n;
+}
+
+/* A knee 3 vs 2: a perfectly serialised site's ratio tends to 1.5, so the
+ * threshold is 1 + (1.5 - 1)/2 = 1.25; 1.40x [1.30, 1.48] clears it. */
+static void fx_wi_knee_3_2(rcuprof_explain_case *c)
+{
+    set_wi(&wi[0], "write_hold", 1.0, 1.4, 1.4, 1.30, 1.48, 0);
+    fx_wi_case_tr(c, 1, 3, 2);
+}
+
+/* 4 vs 3: threshold 1 + (4/3 - 1)/2 = 1.1667; 1.12x [1.05, 1.16] lies
+ * below it. */
+static void fx_wi_knee_4_3_below(rcuprof_explain_case *c)
+{
+    set_wi(&wi[0], "write_hold", 1.0, 1.12, 1.12, 1.05, 1.16, 0);
+    fx_wi_case_tr(c, 1, 4, 3);
+}
+
+/* 4 vs 1: T/R 4, the threshold stays 1.5: 1.45x [1.3, 1.6] straddles. */
+static void fx_wi_knee_4_1(rcuprof_explain_case *c)
+{
+    set_wi(&wi[0], "write_hold", 1.0, 1.45, 1.45, 1.3, 1.6, 0);
+    fx_wi_case_tr(c, 1, 4, 1);
+}
+
+/* A dip (T 2 slower than R 4): the same comparison against 1.5; a site
+ * whose slope grows with threads lies below it: refuted. */
+static void fx_wi_dip(rcuprof_explain_case *c)
+{
+    set_wi(&wi[0], "write_hold", 2.0, 1.0, 0.5, 0.4, 0.6, 0);
+    fx_wi_case_tr(c, 1, 2, 4);
+}
+
+/* R's slope is negative (its interval below 0): the bounded Fieller
+ * interval of a negative ratio would read refuted; it means nothing. */
+static void fx_wi_negative_ref(rcuprof_explain_case *c)
+{
+    set_wi(&wi[0], "write_hold", -0.5, 1.9, -3.8, -4.5, -3.2, 0);
+    fx_wi_case(c, 1);
 }
 
 static void fx_wi_serialised(rcuprof_explain_case *c)
@@ -536,7 +593,12 @@ static const struct row {
     { __LINE__, "serialised_site", fx_dip, NT, "no --whatif-site" },
     { __LINE__, "serialised_site", fx_wi_no_reference, NT, "no reference" },
     { __LINE__, "serialised_site", fx_wi_serialised, SUP,
-      "rwlock write_hold: slope 1.02 [0.97, 1.07] at 1 -> 1.96 [1.86, 2.06] at 2: ratio 1.92x [1.71, 2.16]" },
+      "rwlock write_hold: slope 1.02 [0.97, 1.07] at 1 -> 1.96 [1.86, 2.06] at 2 (each over its blocks); over the 5 paired: 1.03 -> 1.95: ratio 1.92x [1.71, 2.16] (threshold 1.5)" },
+    { __LINE__, "serialised_site", fx_wi_knee_3_2, SUP, "ratio 1.40x [1.30, 1.48] (threshold 1.25)" },
+    { __LINE__, "serialised_site", fx_wi_knee_4_3_below, REF, "(threshold 1.17)" },
+    { __LINE__, "serialised_site", fx_wi_knee_4_1, INC, "(straddles 1.5)" },
+    { __LINE__, "serialised_site", fx_wi_dip, REF, "at 4 -> 1.00 [0.90, 1.10] at 2" },
+    { __LINE__, "serialised_site", fx_wi_negative_ref, INC, "not interpretable (the slope at 1 does not lie above 0)" },
     { __LINE__, "serialised_site", fx_wi_flat, REF, "ratio 1.10x [0.95, 1.30]" },
     { __LINE__, "serialised_site", fx_wi_straddles, INC, "straddles 1.5" },
     { __LINE__, "serialised_site", fx_wi_unbounded, INC, "unbounded" },

@@ -137,7 +137,27 @@ static void test_failed_run_gap(void **state)
     assert_int_equal(w.t.blocks, 4);
     assert_int_equal(w.r.blocks, 5);
     assert_int_equal(w.paired, 4);
+    /* the slopes over the paired blocks divide to the ratio; R's over its
+     * own 5 blocks does not */
+    assert_true(fabs(w.paired_t / w.paired_r - w.ratio) < 1e-12);
+    assert_true(fabs(w.paired_r - w.r.slope) > 1e-6);
     assert_int_equal(verdict_of(&w, 1), RCUPROF_EXPLAIN_SUPPORTED);
+}
+
+/* A negative slope at R: Fieller's interval is bounded (and negative),
+ * which once read refuted; the ratio means nothing: inconclusive. */
+static void test_negative_reference(void **state)
+{
+    rcuprof_whatif_obs o[64];
+    rcuprof_explain_whatif w;
+    size_t n = make_obs(o, -1.0, 2.0, 0);
+
+    (void)state;
+    assert_int_equal(rcuprof_explain_whatif_fit("write_hold", o, n, 2, 1, 1,
+                                                delays, 3, &w), 0);
+    assert_int_equal(w.ratio_rc, 0);
+    assert_true(w.hi < 0);
+    assert_int_equal(verdict_of(&w, 1), RCUPROF_EXPLAIN_INCONCLUSIVE);
 }
 
 /* Without a reference: T's fit only, no ratio, the rule not testable. */
@@ -188,6 +208,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_serialised),
+        cmocka_unit_test(test_negative_reference),
         cmocka_unit_test(test_flat_refuted),
         cmocka_unit_test(test_failed_run_gap),
         cmocka_unit_test(test_no_reference),

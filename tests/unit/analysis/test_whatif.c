@@ -171,6 +171,127 @@ static void test_predictions_exact(void **state)
     rcuprof_whatif_free(&w);
 }
 
+/* The prediction takes the site's own time and calls from the lowest
+ * delay's run, as x0: here the own time grows at the larger delays (as
+ * rcu_read_lock's own code does with its retry passes), which a median
+ * over every delay's runs took in. */
+static void test_own_from_lowest(void **state)
+{
+    rcuprof_whatif_obs o[4 * ND];
+    rcuprof_whatif w;
+    size_t k = 0, i;
+    uint64_t seed = 1;
+    unsigned threads[] = { 2 };
+    char err[256];
+    const double s = 1.5;
+
+    (void)state;
+    synth(o, &k, 2, 4, s, 0, 0, &seed);
+    for (i = 0; i < k; i++)
+        if (o[i].delay_ns > 0)
+            o[i].own_ns_per_call = 3 * OWN;
+    assert_int_equal(rcuprof_whatif_analyse(o, k, delays, ND, threads, 1, &w,
+                                            err, sizeof(err)), 0);
+    CHECK_NEAR(__LINE__, w.rows[0].own_ns_per_call, OWN, 0);
+    CHECK_NEAR(__LINE__, w.rows[0].without_site.value,
+               A_NS - s * OWN * CALLS, 1e-6);
+    rcuprof_whatif_free(&w);
+}
+
+/* The unarmed cell (no --delay-site): not in the fit; the mechanism is
+ * the lowest delay's cost less the unarmed cost per block, and the
+ * prediction for the unarmed build the prediction less it. */
+static void test_unarmed(void **state)
+{
+    rcuprof_whatif_obs o[4 * (ND + 1)];
+    rcuprof_whatif w;
+    rcuprof_whatif_fit f;
+    rcuprof_whatif_need need;
+    size_t k = 0, i;
+    uint64_t seed = 1;
+    unsigned threads[] = { 2 }, b;
+    char err[256];
+    const double s = 1.5, mech[4] = { 38, 42, 40, 40 };
+
+    (void)state;
+    synth(o, &k, 2, 4, s, 0, 0, &seed);
+    for (b = 0; b < 4; b++) {
+        rcuprof_whatif_obs *p = &o[k++];
+
+        memset(p, 0, sizeof(*p));
+        p->block = b;
+        p->threads = 2;
+        p->unarmed = 1;
+        p->delay_ns = NAN;
+        p->ok = 1;
+        p->calls_per_op = p->delay_ns_per_call = p->own_ns_per_call = NAN;
+        /* the unarmed build is cheaper by the mechanism (A_NS at 0 ns) */
+        p->wall_ns_per_op = A_NS - mech[b];
+    }
+    assert_int_equal(rcuprof_whatif_fit_threads(o, k, 2, delays, ND, 0.95,
+                                                &f), 0);
+    CHECK_INT(__LINE__, f.nblocks, 4);
+    CHECK_NEAR(__LINE__, f.slope, s, 1e-9);
+    rcuprof_whatif_fit_free(&f);
+    assert_int_equal(rcuprof_whatif_analyse(o, k, delays, ND, threads, 1, &w,
+                                            err, sizeof(err)), 0);
+    CHECK_INT(__LINE__, w.unarmed_runs, 4);
+    CHECK_INT(__LINE__, w.rows[0].unarmed.runs, 4);
+    CHECK_NEAR(__LINE__, w.rows[0].unarmed.mean, A_NS - 40, 1e-9);
+    CHECK_INT(__LINE__, w.rows[0].unarmed.lo < A_NS - 40
+              && A_NS - 40 < w.rows[0].unarmed.hi, 1);
+    CHECK_INT(__LINE__, w.rows[0].cells[0].runs, 4);   /* not in 0 ns */
+    CHECK_INT(__LINE__, w.rows[0].mechanism.have, 1);
+    CHECK_INT(__LINE__, w.rows[0].mechanism.n, 4);
+    CHECK_NEAR(__LINE__, w.rows[0].mechanism.value, 40, 1e-9);
+    CHECK_INT(__LINE__, w.rows[0].mechanism.lo < 40
+              && 40 < w.rows[0].mechanism.hi, 1);
+    CHECK_NEAR(__LINE__, w.rows[0].without_site_unarmed.value,
+               A_NS - s * OWN * CALLS - 40, 1e-6);
+    CHECK_NEAR(__LINE__, w.rows[0].without_site.value,
+               A_NS - s * OWN * CALLS, 1e-6);
+    rcuprof_whatif_free(&w);
+    /* the adaptive rule counts the unarmed cell as a cell */
+    for (i = 0; i < k; i++)
+        if (o[i].unarmed)
+            o[i].wall_ns_per_op += 5 * (double)(o[i].block % 2);
+    assert_int_equal(rcuprof_whatif_adaptive(o, k, 4, 50, 10000, &need), 0);
+    CHECK_INT(__LINE__, need.unknown, 0);
+    /* a mechanism larger than the prediction: at or below 0, noted */
+    for (i = 0; i < k; i++)
+        if (o[i].unarmed)
+            o[i].wall_ns_per_op = A_NS - 450;
+    assert_int_equal(rcuprof_whatif_analyse(o, k, delays, ND, threads, 1, &w,
+                                            err, sizeof(err)), 0);
+    CHECK_NEAR(__LINE__, w.rows[0].without_site_unarmed.value,
+               A_NS - s * OWN * CALLS - 450, 1e-6);
+    {
+        json_t *n;
+        int found = 0;
+
+        json_array_foreach(w.notes, i, n)
+            found |= strstr(json_string_value(n),
+                            "at or below 0 ns/op") != NULL;
+        CHECK_INT(__LINE__, found, 1);
+    }
+    rcuprof_whatif_free(&w);
+    /* without an unarmed run (an old file): null, and a note */
+    assert_int_equal(rcuprof_whatif_analyse(o, k - 4, delays, ND, threads, 1,
+                                            &w, err, sizeof(err)), 0);
+    CHECK_INT(__LINE__, w.rows[0].mechanism.have, 0);
+    CHECK_INT(__LINE__, w.rows[0].without_site_unarmed.have, 0);
+    CHECK_INT(__LINE__, w.rows[0].unarmed.runs, 0);
+    {
+        json_t *n;
+        int found = 0;
+
+        json_array_foreach(w.notes, i, n)
+            found |= strstr(json_string_value(n), "no unarmed run") != NULL;
+        CHECK_INT(__LINE__, found, 1);
+    }
+    rcuprof_whatif_free(&w);
+}
+
 /* Without the site's own time there is no prediction (null), and without
  * delay figures x falls back to the asked ns, 1 call per op. */
 static void test_not_timed(void **state)
@@ -205,7 +326,7 @@ static void test_slope_ratio(void **state)
     rcuprof_whatif_fit a, b;
     size_t k = 0, np;
     uint64_t seed = 77;
-    double r, lo, hi;
+    double r, lo, hi, ma, mb;
 
     (void)state;
     synth(o, &k, 1, 10, 1.0, 5.0, 0, &seed);
@@ -213,8 +334,9 @@ static void test_slope_ratio(void **state)
     rcuprof_whatif_fit_threads(o, k, 1, delays, ND, 0.95, &a);
     rcuprof_whatif_fit_threads(o, k, 4, delays, ND, 0.95, &b);
     assert_int_equal(rcuprof_whatif_slope_ratio(&a, &b, 0.95, &r, &lo, &hi,
-                                                &np), 0);
+                                                &np, &ma, &mb), 0);
     CHECK_INT(__LINE__, np, 10);
+    CHECK_NEAR(__LINE__, mb / ma, r, 1e-12);
     CHECK_NEAR(__LINE__, r, 3.0, 0.05);
     CHECK_INT(__LINE__, lo <= 3.0 && 3.0 <= hi && lo < r && r < hi, 1);
     rcuprof_whatif_fit_free(&b);
@@ -223,7 +345,7 @@ static void test_slope_ratio(void **state)
     synth(o, &k, 4, 10, 0.0, 5.0, 0, &seed);
     rcuprof_whatif_fit_threads(o, k, 4, delays, ND, 0.95, &b);
     assert_int_equal(rcuprof_whatif_slope_ratio(&b, &a, 0.95, &r, &lo, &hi,
-                                                &np), 1);
+                                                &np, NULL, NULL), 1);
     CHECK_INT(__LINE__, isinf(lo) && isinf(hi), 1);
     rcuprof_whatif_fit_free(&a);
     rcuprof_whatif_fit_free(&b);
@@ -251,6 +373,16 @@ static void test_obs_from_point(void **state)
     CHECK_NEAR(__LINE__, o.wall_ns_per_op, 812.5, 0);
     CHECK_NEAR(__LINE__, rcuprof_whatif_x(&o), 204.5, 1e-12);
     CHECK_INT(__LINE__, isnan(o.own_ns_per_call), 1);
+    CHECK_INT(__LINE__, o.unarmed, 0);
+    /* delay_ns null: the unarmed cell */
+    json_object_set_new(j, "delay_ns", json_null());
+    json_object_set_new(json_object_get(j, "result") ? json_object_get(
+        json_object_get(j, "result"), "run") : NULL, "delay", json_null());
+    assert_int_equal(rcuprof_whatif_obs_from_point(j, &o), 0);
+    CHECK_INT(__LINE__, o.unarmed, 1);
+    CHECK_INT(__LINE__, o.ok, 1);
+    CHECK_INT(__LINE__, isnan(o.delay_ns), 1);
+    CHECK_NEAR(__LINE__, o.wall_ns_per_op, 812.5, 0);
     json_object_del(j, "delay_ns");
     assert_int_equal(rcuprof_whatif_obs_from_point(j, &o), -1);
     json_decref(j);
@@ -280,7 +412,8 @@ static void test_writers(void **state)
     static const char *const rowm[] = {
         "threads", "oversubscribed", "blocks", "calls_per_op",
         "own_ns_per_call", "cells", "slope", "reading", "intercept",
-        "predicted_without_site", NULL
+        "predicted_without_site", "unarmed", "mechanism",
+        "predicted_without_site_unarmed", NULL
     };
     size_t i;
 
@@ -310,6 +443,9 @@ static void test_writers(void **state)
     assert_non_null(strstr(md, "linear extrapolation: removing a serialised section can move the bottleneck elsewhere"));
     assert_non_null(strstr(md, "| threads | calls/op | ns/op at 0 ns | slope [95% CI] | reading | own ns/call |"));
     assert_non_null(strstr(md, "| 2 | 2.00 |"));
+    assert_non_null(strstr(md, "| threads | unarmed ns/op [95% CI] | mechanism ns/op [95% CI] |"));
+    assert_non_null(strstr(md, "| 2 | - | - | - |"));      /* no unarmed run */
+    assert_true(json_is_null(json_object_get(row, "mechanism")));
     /* header + one row per delay */
     for (i = 0, k = 0; csv[i]; i++)
         k += csv[i] == '\n';
@@ -350,6 +486,8 @@ int main(void)
         cmocka_unit_test(test_coverage),
         cmocka_unit_test(test_undetermined),
         cmocka_unit_test(test_predictions_exact),
+        cmocka_unit_test(test_own_from_lowest),
+        cmocka_unit_test(test_unarmed),
         cmocka_unit_test(test_not_timed),
         cmocka_unit_test(test_slope_ratio),
         cmocka_unit_test(test_obs_from_point),
