@@ -247,4 +247,41 @@ for r in w['rows']:
 else
     echo "SKIPPED (part): the $V driver's --version has no driver_delay_sites (the driver half of issue 17 is not in this build): no real-driver run"
 fi
+
+# --- the library's sites on every built variant with the probe layer
+# (issue 17: whatif runs on stock and both RCU variants): one fetch, one
+# name_lookup and one method_refcount; each variant's own read-lock site
+# (stock: store_read_lock; RCU: rcu_read_lock) at least once per fetch ---
+for v in ${RCUPROF_VARIANTS_BUILT//,/ }; do
+    sites=$("$RCUPROF_BINDIR/rcuprof-stress-$v" --version 2>/dev/null | "$PY" -c "
+import json, sys
+b = json.load(sys.stdin)
+b = b.get('build', b)
+print(' '.join(b.get('delay_sites') or []))") || continue
+    [ -n "$sites" ] || continue
+    for site in name_lookup method_refcount store_read_lock rcu_read_lock; do
+        case " $sites " in *" $site "*) ;; *) continue ;; esac
+        out="$TMP/lib-$v-$site"
+        "$RCUPROF" whatif --variant "$v" --site "$site" --delays 0,100 --threads 1 \
+            --reps 2 --duration-ms 50 --warmup-ms 20 --seed 3 --out "$out" \
+            >/dev/null 2>"$TMP/lib.err"
+        rc=$?
+        "$PY" - "$out/whatif.json" "$site" <<'PY' && [ "$rc" -eq 0 ] \
+            && pass "$v: whatif at library site $site (calls per op as the fetch path has them)" \
+            || fail "$v: whatif at $site: exit $rc: $(tail -2 "$TMP/lib.err")"
+import json, sys
+w = json.load(open(sys.argv[1]))
+site = sys.argv[2]
+assert w["where"] == "library" and w["site"] == site, w
+r = w["rows"][0]
+want = {"name_lookup": 1, "method_refcount": 1}
+if site in want:
+    assert abs(r["calls_per_op"] - want[site]) < 0.01, r["calls_per_op"]
+else:
+    assert r["calls_per_op"] >= 1, r["calls_per_op"]
+assert r["own_ns_per_call"] is None or r["own_ns_per_call"] >= 0, r
+assert r["slope"]["value"] is not None
+PY
+    done
+done
 finish
