@@ -34,7 +34,7 @@ const char *const *rcuprof_report_plots(const rcuprof_table *t)
 }
 
 /* A gnuplot single-quoted string: ' doubles. */
-static void gp_quote(FILE *f, const char *s)
+void rcuprof_report_gp_quote(FILE *f, const char *s)
 {
     fputc('\'', f);
     for (; *s; s++) {
@@ -121,7 +121,7 @@ static void gp_axes(FILE *f, const rcuprof_table *t, const char *dir)
     size_t ti;
 
     fprintf(f, "dir = ");
-    gp_quote(f, dir);
+    rcuprof_report_gp_quote(f, dir);
     fprintf(f, "\n"
             "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
             "    pngterm = 'pngcairo size 900,600 noenhanced font \",10\"'\n"

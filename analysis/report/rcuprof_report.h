@@ -53,6 +53,8 @@ char *rcuprof_report_gnuplot(const rcuprof_table *t, const rcuprof_scaling *s,
                              const char *dir);
 /* The plots that script makes, NULL-terminated. */
 const char *const *rcuprof_report_plots(const rcuprof_table *t);
+/* Write |s| to |f| as a gnuplot single-quoted string (' doubled). */
+void rcuprof_report_gp_quote(FILE *f, const char *s);
 
 /* summary.c: what rcuprof run prints of a driver result. */
 void rcuprof_run_summary_print(FILE *f, const json_t *res);

@@ -337,18 +337,6 @@ const char *const *rcuprof_whatif_plots(void)
     return outs;
 }
 
-/* A gnuplot single-quoted string: ' doubles. */
-static void gp_quote(FILE *f, const char *s)
-{
-    fputc('\'', f);
-    for (; *s; s++) {
-        if (*s == '\'')
-            fputc('\'', f);
-        fputc(*s, f);
-    }
-    fputc('\'', f);
-}
-
 char *rcuprof_whatif_gnuplot(const json_t *rep, const char *dir)
 {
     char *buf = NULL, title[256], out[4200];
@@ -383,9 +371,9 @@ char *rcuprof_whatif_gnuplot(const json_t *rep, const char *dir)
         snprintf(out, sizeof(out), "%s/whatif.%s.tmp", dir,
                  fmt == 0 ? "png" : "svg");
         fprintf(f, "set output ");
-        gp_quote(f, out);
+        rcuprof_report_gp_quote(f, out);
         fprintf(f, "\nset title ");
-        gp_quote(f, title);
+        rcuprof_report_gp_quote(f, title);
         fprintf(f, "\nset xlabel 'delay put on each op (ns/op)'\n"
                    "set ylabel 'wall time per op (ns/op)'\n"
                    "set key top left\nset grid\nset yrange [0:*]\n"
@@ -408,7 +396,7 @@ char *rcuprof_whatif_gnuplot(const json_t *rep, const char *dir)
                 snprintf(key, sizeof(key), "%lld %s", nt, tw);
             fprintf(f, "%s $w%zu using 1:2:3:4 with yerrorbars lc %zu pt 7 title ",
                     i ? ", \\\n    " : " ", i, i + 1);
-            gp_quote(f, key);
+            rcuprof_report_gp_quote(f, key);
             if (isfinite(sv) && isfinite(iv))
                 fprintf(f, ", \\\n    %.12g + %.12g * x lc %zu dt 2 notitle",
                         iv, sv, i + 1);
@@ -418,7 +406,7 @@ char *rcuprof_whatif_gnuplot(const json_t *rep, const char *dir)
                 snprintf(ukey, sizeof(ukey), "%lld %s unarmed", nt, tw);
                 fprintf(f, ", \\\n    %.12g lc %zu dt 3 title ",
                         jnum(json_object_get(r, "unarmed"), "mean"), i + 1);
-                gp_quote(f, ukey);
+                rcuprof_report_gp_quote(f, ukey);
             }
         }
         if (nrows == 0)

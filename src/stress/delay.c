@@ -84,6 +84,16 @@ static struct rcuprof_dsite *dsite_of(struct rcuprof_tool *tool)
     return rcuprof_container_of(tool, struct rcuprof_dsite, tool);
 }
 
+/* A worker's counters now, into one edge of its window. */
+static void snap(const struct rcuprof_dsite_thread *t, uint64_t *calls,
+                 uint64_t *passes, uint64_t *timed, uint64_t *ticks)
+{
+    *calls = t->calls;
+    *passes = t->passes;
+    *timed = t->timed;
+    *ticks = t->delay_ticks;
+}
+
 /* On the worker's own thread, between its batches: exact. */
 static void hook_window_start(struct rcuprof_tool *tool,
                               const struct rcuprof_run_view *run,
@@ -95,10 +105,7 @@ static void hook_window_start(struct rcuprof_tool *tool,
     if (worker >= d->nthreads)
         return;
     t = &d->t[worker];
-    t->calls0 = t->calls;
-    t->passes0 = t->passes;
-    t->timed0 = t->timed;
-    t->ticks0 = t->delay_ticks;
+    snap(t, &t->calls0, &t->passes0, &t->timed0, &t->ticks0);
 }
 
 static void hook_window_end(struct rcuprof_tool *tool,
@@ -111,10 +118,7 @@ static void hook_window_end(struct rcuprof_tool *tool,
     if (worker >= d->nthreads)
         return;
     t = &d->t[worker];
-    t->calls1 = t->calls;
-    t->passes1 = t->passes;
-    t->timed1 = t->timed;
-    t->ticks1 = t->delay_ticks;
+    snap(t, &t->calls1, &t->passes1, &t->timed1, &t->ticks1);
 }
 
 int rcuprof_dsite_new(struct rcuprof_run *run, const char *site, uint64_t ns,
