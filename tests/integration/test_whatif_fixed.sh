@@ -27,7 +27,7 @@ export RCUPROF_VARIANTS_FILE="$RCUPROF_BUILD/variants.json"
 wi() {  # VARIANT DELAYS SEED OUT
     rm -rf "$4"
     "$RCUPROF" whatif --variant "$1" --site method_refcount --delays "$2" \
-        --threads 1 --reps 6 --duration-ms 200 --seed "$3" --out "$4" \
+        --threads 1 --reps 6 --duration-ms 200 --rtt off --seed "$3" --out "$4" \
         >/dev/null 2>"$TMP/err" || { echo "whatif $1 failed: $(tail -1 "$TMP/err")"; return 1; }
 }
 

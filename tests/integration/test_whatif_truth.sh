@@ -3,6 +3,8 @@
 # compare-and-swap; rwlock: inside a write-lock hold) gives a slope that
 # rises from 1 thread to 2, and a delay outside it a slope of about 1 at
 # both counts.
+# The round-trip sampler is off (--rtt off): its bursts take the two CPUs
+# from the workers for a moment, which time-slices them a little.
 #
 # The outside site is the control: it can only read about 1 when the two
 # threads really ran at once on two CPUs.  On a machine that is busy (or
@@ -35,7 +37,7 @@ slopes() {
     local out="$TMP/w-$1-$2-$3"
     rm -rf "$out"
     "$RCUPROF" whatif --variant "$V" --workload "$1" --site "$2" \
-        --delays 0,400,800 --threads 1,2 --reps 4 --duration-ms 250 \
+        --delays 0,400,800 --threads 1,2 --reps 4 --duration-ms 250 --rtt off \
         --seed "$3" --out "$out" >/dev/null 2>"$TMP/err" || {
         echo "whatif failed: $(tail -1 "$TMP/err")" >&2
         return 1
