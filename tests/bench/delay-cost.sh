@@ -46,7 +46,7 @@ row() {  # LABEL FIGURE REFERENCE
 funcs() {  # CALLGRIND_OUT -> "function instructions" lines
     callgrind_annotate --threshold=100 "$1" 2>/dev/null | grep -E '^ *[0-9,]+ \(' \
         | grep -v 'PROGRAM TOTALS' | sed 's/ \[.*//; s/([^)]*)//' \
-        | awk '{gsub(",", "", $1); if ($2 != "=>") print $2, $1}' | sort
+        | awk '{gsub(",", "", $1); if ($2 != "=>" && $2 ~ /:/) print $2, $1}' | sort
 }
 
 echo "rcuprof delay sites, cost when off, $(date -u +%Y-%m-%dT%H:%MZ)"
