@@ -238,11 +238,16 @@ function(_rv_resolve name line depth)
   list(APPEND conf ${own_conf})
   list(APPEND defs ${own_defs})
 
-  # Patch entries: "@layer" expands a layer; relative paths are under
+  # Patch entries: "@layer" expands a layer (its line's own definition,
+  # "NAME@LINE" in "layers", when there is one); relative paths are under
   # patches/<LINE>/; absolute ones stay.
   foreach(p IN LISTS own_patches)
     if(p MATCHES "^@(.*)")
       set(layer "${CMAKE_MATCH_1}")
+      string(JSON _lt ERROR_VARIABLE _le TYPE "${_defs}" layers "${layer}@${line}")
+      if(NOT _le)
+        set(layer "${layer}@${line}")
+      endif()
       string(JSON _lt ERROR_VARIABLE _le TYPE "${_defs}" layers ${layer})
       if(_le)
         _rcuprof_fail("variant '${full}' uses layer '${layer}', which patches/variants.json does not define")

@@ -247,9 +247,10 @@ static json_t *shards_json(const shard_counts *sh)
         return json_null();
     a = json_array();
     for (i = 0; i < RCUPROF_STORE_SHARDS; i++)
-        json_array_append_new(a, json_pack("{s:i, s:I, s:I, s:I, s:I, s:I}",
+        json_array_append_new(a, json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:I}",
             "shard", (int)i,
             "rwlock_reads", (json_int_t)sh[i].rwlock_reads,
+            "rcu_reads", (json_int_t)sh[i].rcu_reads,
             "write_locks", (json_int_t)sh[i].write_locks,
             "cache_gets", (json_int_t)sh[i].cache_gets,
             "cache_misses", (json_int_t)sh[i].cache_misses,
@@ -261,7 +262,11 @@ static json_t *shards_json(const shard_counts *sh)
 #endif
 }
 
-/* Each shard's share of the read locks (null: no shards, or no reads) */
+/*
+ * Each shard's share of the read locks (null: no shards, or no reads):
+ * stock's rwlock reads, the RCU store's read sections (rcu_reads); a
+ * variant has only one of the two.
+ */
 static json_t *shard_read_shares(const shard_counts *sh)
 {
 #ifdef RCUPROF_STORE_SHARDS
@@ -272,12 +277,13 @@ static json_t *shard_read_shares(const shard_counts *sh)
     if (sh == NULL)
         return json_null();
     for (i = 0; i < RCUPROF_STORE_SHARDS; i++)
-        tot += sh[i].rwlock_reads;
+        tot += sh[i].rwlock_reads + sh[i].rcu_reads;
     if (tot == 0)
         return json_null();
     a = json_array();
     for (i = 0; i < RCUPROF_STORE_SHARDS; i++)
-        json_array_append_new(a, json_real((double)sh[i].rwlock_reads
+        json_array_append_new(a, json_real((double)(sh[i].rwlock_reads
+                                                     + sh[i].rcu_reads)
                                            / (double)tot));
     return a;
 #else

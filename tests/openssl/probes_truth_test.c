@@ -278,7 +278,13 @@ static void test_store_writes(void)
          * version (the add, the batch of three, 37 cache sets, the remove,
          * the first flush), the second flush none; stock publishes nothing.
          */
-# ifdef OSSL_METHOD_STORE_RCU
+# if defined(OSSL_METHOD_STORE_RCU) && defined(RCUPROF_STORE_SHARDS)
+        /*
+         * A sharded RCU store publishes a batch once per shard it touches:
+         * method ids 2, 3 and 4 are on shards 2, 3 and 0 (id & 3).
+         */
+        uint64_t want = 1 + 3 + (uint64_t)ncache + 1 + 1;
+# elif defined(OSSL_METHOD_STORE_RCU)
         uint64_t want = 1 + 1 + (uint64_t)ncache + 1 + 1;
 # else
         uint64_t want = 0;
@@ -356,6 +362,23 @@ static void check_shard_sums(const struct rcuprof_probes_counters *c,
     }
 }
 
+/*
+ * A shard's read locks: stock's rwlock reads, or the RCU store's read
+ * sections (rcu_reads); the other kind must be 0 (*other).
+ */
+static uint64_t shard_reads(const struct rcuprof_probes_shard *b,
+                            const struct rcuprof_probes_shard *a,
+                            uint64_t *other)
+{
+# ifdef OSSL_METHOD_STORE_RCU
+    *other = b->rwlock_reads - a->rwlock_reads;
+    return b->rcu_reads - a->rcu_reads;
+# else
+    *other = b->rcu_reads - a->rcu_reads;
+    return b->rwlock_reads - a->rwlock_reads;
+# endif
+}
+
 /* One fetch (and free) of an algorithm of operation |op| */
 static int fetch_one(OSSL_LIB_CTX *ctx, int op)
 {
@@ -418,15 +441,25 @@ static void test_shards(void)
         for (j = 0; j < RCUPROF_STORE_SHARDS; j++) {
             uint64_t gets = b.shard[RCUPROF_STORE_KIND_EVP][j].cache_gets
                             - a.shard[RCUPROF_STORE_KIND_EVP][j].cache_gets;
-            uint64_t reads = b.shard[RCUPROF_STORE_KIND_EVP][j].rwlock_reads
-                             - a.shard[RCUPROF_STORE_KIND_EVP][j].rwlock_reads;
+            uint64_t other;
+            uint64_t reads = shard_reads(&b.shard[RCUPROF_STORE_KIND_EVP][j],
+                                         &a.shard[RCUPROF_STORE_KIND_EVP][j],
+                                         &other);
 
             CHECK(gets == (j == want ? (uint64_t)n : 0)
-                  && (j == want ? reads >= (uint64_t)n : reads == 0),
+                  && (j == want ? reads >= (uint64_t)n : reads == 0)
+                  && other == 0,
                   "%d %s fetches (operation %d): shard %u has %llu cache "
-                  "gets, %llu read locks; expected them all on shard %u",
+                  "gets, %llu read locks (%llu of the other kind); expected "
+                  "them all on shard %u (%s)",
                   n, names[o], ops[o], j, (unsigned long long)gets,
-                  (unsigned long long)reads, want);
+                  (unsigned long long)reads, (unsigned long long)other, want,
+# ifdef OSSL_METHOD_STORE_RCU
+                  "RCU read sections"
+# else
+                  "rwlock reads"
+# endif
+                  );
         }
         printf("shards: %d %s fetches, all on shard %u\n", n, names[o],
                want);
@@ -441,8 +474,10 @@ static void test_shards(void)
     printf("shards: %d fetches of each of 4 operations, read locks by shard:",
            n);
     for (j = 0, used = 0; j < RCUPROF_STORE_SHARDS; j++) {
-        uint64_t reads = b.shard[RCUPROF_STORE_KIND_EVP][j].rwlock_reads
-                         - a.shard[RCUPROF_STORE_KIND_EVP][j].rwlock_reads;
+        uint64_t other;
+        uint64_t reads = shard_reads(&b.shard[RCUPROF_STORE_KIND_EVP][j],
+                                     &a.shard[RCUPROF_STORE_KIND_EVP][j],
+                                     &other);
 
         printf(" %llu", (unsigned long long)reads);
         used += reads >= (uint64_t)n;

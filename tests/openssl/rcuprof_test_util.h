@@ -48,6 +48,23 @@ static inline const char *store_variant(void)
 #endif
 }
 
+#ifdef OSSL_METHOD_STORE_RCU
+/*
+ * The RCU lock that guards method id |nid| of |store|: the store's one lock,
+ * or on a sharded store (4.0) the lock of the id's shard.
+ */
+static inline CRYPTO_RCU_LOCK *store_lock_of(OSSL_METHOD_STORE *store, int nid)
+{
+# ifdef OSSL_METHOD_STORE_RCU_SHARDED
+    return ossl_method_store_shard_rcu_lock(store,
+                                            nid & (ossl_method_store_shards() - 1));
+# else
+    (void)nid;
+    return ossl_method_store_rcu_lock(store);
+# endif
+}
+#endif
+
 /* A fake method: a reference counter (tests check it returns to 1) */
 typedef struct {
     long refs;

@@ -486,7 +486,7 @@ static void run_exact(void)
         CHECK(cache_set_q(store, &m, i), "cache_set");
     p1 = ossl_method_store_pending_reclaim(store);
     b1 = ossl_method_store_pending_reclaim_bytes(store);
-    ossl_synchronize_rcu(ossl_method_store_rcu_lock(store));
+    ossl_synchronize_rcu(store_lock_of(store, NID));
     p2 = ossl_method_store_pending_reclaim(store);
     b2 = ossl_method_store_pending_reclaim_bytes(store);
     printf("  exact count: %zu pending (%zu bytes); after one synchronize by"
