@@ -1,17 +1,17 @@
-# rcuprof whatif: wall ns/op against the delay put on each op, per thread count
+# rcuprof whatif: wall ns/op against the delay put on each op, per thread count (dotted: unarmed)
 $w0 << EOD
 # x_ns_per_op mean lo hi
-20.6340514 380.885151 292.977853 499.694373
-65.7383743 454.611886 350.693825 595.742028
-135.167212 514.044023 401.401597 663.789249
-292.506297 702.387743 581.94516 853.230561
+5.63831446 479.921785 393.433694 592.865337
+50.7058804 541.019854 454.936885 650.462432
+111.766929 631.431835 548.255026 731.872554
+242.114679 769.662372 683.398121 870.49615
 EOD
 $w1 << EOD
 # x_ns_per_op mean lo hi
-17.0446083 522.691624 398.418925 691.075375
-56.5314935 576.379842 420.594596 800.000567
-112.260995 666.081261 553.066271 809.699806
-222.734403 801.089368 686.071758 940.202124
+4.54330245 656.577563 514.442152 854.038247
+43.4453193 692.852771 529.687368 929.143376
+96.0946844 736.895491 604.451585 908.414147
+197.671768 899.695645 784.633328 1037.35712
 EOD
 
 set terminal pngcairo size 900,600 noenhanced
@@ -23,10 +23,12 @@ set key top left
 set grid
 set yrange [0:*]
 set offsets graph 0.03, graph 0.03, 0, 0
-plot  $w0 using 1:2:3:4 with yerrorbars lc 1 pt 7 title '1 thread: slope 1.20 [0.90, 1.50]', \
-    362.341956301 + 1.19838834119 * x lc 1 dt 2 notitle, \
-     $w1 using 1:2:3:4 with yerrorbars lc 2 pt 7 title '2 threads: slope 0.65 [0.06, 1.23]', \
-    537.176408962 + 0.645327076481 * x lc 2 dt 2 notitle
+plot  $w0 using 1:2:3:4 with yerrorbars lc 1 pt 7 title '1 thread: slope 1.20 [1.03, 1.38]', \
+    480.66410339 + 1.2035662493 * x lc 1 dt 2 notitle, \
+    280.756831285 lc 1 dt 3 title '1 thread unarmed', \
+     $w1 using 1:2:3:4 with yerrorbars lc 2 pt 7 title '2 threads: slope 1.27 [0.57, 1.98]', \
+    637.347259961 + 1.27227590054 * x lc 2 dt 2 notitle, \
+    430.315884268 lc 2 dt 3 title '2 threads unarmed'
 unset output
 
 set terminal svg size 900,600 noenhanced
@@ -38,8 +40,10 @@ set key top left
 set grid
 set yrange [0:*]
 set offsets graph 0.03, graph 0.03, 0, 0
-plot  $w0 using 1:2:3:4 with yerrorbars lc 1 pt 7 title '1 thread: slope 1.20 [0.90, 1.50]', \
-    362.341956301 + 1.19838834119 * x lc 1 dt 2 notitle, \
-     $w1 using 1:2:3:4 with yerrorbars lc 2 pt 7 title '2 threads: slope 0.65 [0.06, 1.23]', \
-    537.176408962 + 0.645327076481 * x lc 2 dt 2 notitle
+plot  $w0 using 1:2:3:4 with yerrorbars lc 1 pt 7 title '1 thread: slope 1.20 [1.03, 1.38]', \
+    480.66410339 + 1.2035662493 * x lc 1 dt 2 notitle, \
+    280.756831285 lc 1 dt 3 title '1 thread unarmed', \
+     $w1 using 1:2:3:4 with yerrorbars lc 2 pt 7 title '2 threads: slope 1.27 [0.57, 1.98]', \
+    637.347259961 + 1.27227590054 * x lc 2 dt 2 notitle, \
+    430.315884268 lc 2 dt 3 title '2 threads unarmed'
 unset output

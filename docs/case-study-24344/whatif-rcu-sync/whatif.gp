@@ -1,17 +1,17 @@
-# rcuprof whatif: wall ns/op against the delay put on each op, per thread count
+# rcuprof whatif: wall ns/op against the delay put on each op, per thread count (dotted: unarmed)
 $w0 << EOD
 # x_ns_per_op mean lo hi
-15.3503637 201.573116 195.576869 207.784636
-52.6244727 243.251799 237.042448 249.654758
-103.539983 292.631241 282.638538 303.041838
-201.957629 394.455098 383.103164 406.200253
+4.1755439 198.687764 185.369938 213.072376
+41.3700264 234.72606 224.065143 245.981962
+90.0524765 283.939473 276.433753 291.683775
+190.958745 384.31907 378.234857 390.517992
 EOD
 $w1 << EOD
 # x_ns_per_op mean lo hi
-16.0232892 347.515625 231.109452 532.954935
-53.6744646 339.687967 261.455679 443.441191
-104.545267 359.016815 300.461272 430.305328
-204.940499 446.664943 406.168947 491.825863
+4.56335433 225.852866 214.632969 237.752699
+41.6754098 258.356709 249.150795 267.966411
+90.7363366 308.181269 296.873436 319.99341
+191.226683 404.96776 398.905577 411.138816
 EOD
 
 set terminal pngcairo size 900,600 noenhanced
@@ -23,10 +23,12 @@ set key top left
 set grid
 set yrange [0:*]
 set offsets graph 0.03, graph 0.03, 0, 0
-plot  $w0 using 1:2:3:4 with yerrorbars lc 1 pt 7 title '1 thread: slope 1.02 [0.98, 1.07]', \
-    187.144112545 + 1.02182084855 * x lc 1 dt 2 notitle, \
-     $w1 using 1:2:3:4 with yerrorbars lc 2 pt 7 title '2 threads: slope 0.58 [0.09, 1.07]', \
-    317.368469333 + 0.577283795583 * x lc 2 dt 2 notitle
+plot  $w0 using 1:2:3:4 with yerrorbars lc 1 pt 7 title '1 thread: slope 1.00 [0.95, 1.04]', \
+    194.120609811 + 0.995371964125 * x lc 1 dt 2 notitle, \
+    116.910808681 lc 1 dt 3 title '1 thread unarmed', \
+     $w1 using 1:2:3:4 with yerrorbars lc 2 pt 7 title '2 threads: slope 0.97 [0.91, 1.02]', \
+    220.028829711 + 0.966779146884 * x lc 2 dt 2 notitle, \
+    155.302250107 lc 2 dt 3 title '2 threads unarmed'
 unset output
 
 set terminal svg size 900,600 noenhanced
@@ -38,8 +40,10 @@ set key top left
 set grid
 set yrange [0:*]
 set offsets graph 0.03, graph 0.03, 0, 0
-plot  $w0 using 1:2:3:4 with yerrorbars lc 1 pt 7 title '1 thread: slope 1.02 [0.98, 1.07]', \
-    187.144112545 + 1.02182084855 * x lc 1 dt 2 notitle, \
-     $w1 using 1:2:3:4 with yerrorbars lc 2 pt 7 title '2 threads: slope 0.58 [0.09, 1.07]', \
-    317.368469333 + 0.577283795583 * x lc 2 dt 2 notitle
+plot  $w0 using 1:2:3:4 with yerrorbars lc 1 pt 7 title '1 thread: slope 1.00 [0.95, 1.04]', \
+    194.120609811 + 0.995371964125 * x lc 1 dt 2 notitle, \
+    116.910808681 lc 1 dt 3 title '1 thread unarmed', \
+     $w1 using 1:2:3:4 with yerrorbars lc 2 pt 7 title '2 threads: slope 0.97 [0.91, 1.02]', \
+    220.028829711 + 0.966779146884 * x lc 2 dt 2 notitle, \
+    155.302250107 lc 2 dt 3 title '2 threads unarmed'
 unset output

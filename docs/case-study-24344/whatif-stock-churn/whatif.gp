@@ -1,17 +1,17 @@
-# rcuprof whatif: wall ns/op against the delay put on each op, per thread count
+# rcuprof whatif: wall ns/op against the delay put on each op, per thread count (dotted: unarmed)
 $w0 << EOD
 # x_ns_per_op mean lo hi
-28.8310824 8683.95628 5650.20301 13710.4322
-92.031575 9154.04457 6077.83064 14344.1332
-170.223803 9190.15359 3530.80523 40266.0025
-403.91456 18193.1482 10667.1646 33968.0595
+8.75094795 13134.1759 7080.21132 28807.5719
+71.1694043 11612.6491 6588.00058 21278.7269
+199.801223 20061.8498 12863.9637 32184.9125
+435.161972 22342.0557 14355.3966 36181.6141
 EOD
 $w1 << EOD
 # x_ns_per_op mean lo hi
-17.8374042 297.078777 279.257442 316.256287
-55.1883719 320.838281 306.626918 335.822876
-106.131229 418.829255 379.471601 463.01792
-206.968509 529.97218 470.508655 598.322419
+4.49772483 333.905978 271.817117 410.236271
+41.2941935 383.040235 309.833532 475.965039
+89.8504225 413.895243 349.313337 492.620341
+192.071427 489.697635 444.818933 539.857697
 EOD
 
 set terminal pngcairo size 900,600 noenhanced
@@ -23,10 +23,12 @@ set key top left
 set grid
 set yrange [0:*]
 set offsets graph 0.03, graph 0.03, 0, 0
-plot  $w0 using 1:2:3:4 with yerrorbars lc 1 pt 7 title '1 thread: slope 23.08 [3.43, 42.72]', \
-    6861.30434449 + 23.0754094279 * x lc 1 dt 2 notitle, \
-     $w1 using 1:2:3:4 with yerrorbars lc 2 pt 7 title '2 threads: slope 1.16 [0.79, 1.53]', \
-    271.131291798 + 1.15756623726 * x lc 2 dt 2 notitle
+plot  $w0 using 1:2:3:4 with yerrorbars lc 1 pt 7 title '1 thread: slope 25.08 [9.43, 40.73]', \
+    11745.1600797 + 25.0794792097 * x lc 1 dt 2 notitle, \
+    7843.081374 lc 1 dt 3 title '1 thread unarmed', \
+     $w1 using 1:2:3:4 with yerrorbars lc 2 pt 7 title '2 threads: slope 0.79 [0.57, 1.02]', \
+    339.920534034 + 0.794709892252 * x lc 2 dt 2 notitle, \
+    229.470178105 lc 2 dt 3 title '2 threads unarmed'
 unset output
 
 set terminal svg size 900,600 noenhanced
@@ -38,8 +40,10 @@ set key top left
 set grid
 set yrange [0:*]
 set offsets graph 0.03, graph 0.03, 0, 0
-plot  $w0 using 1:2:3:4 with yerrorbars lc 1 pt 7 title '1 thread: slope 23.08 [3.43, 42.72]', \
-    6861.30434449 + 23.0754094279 * x lc 1 dt 2 notitle, \
-     $w1 using 1:2:3:4 with yerrorbars lc 2 pt 7 title '2 threads: slope 1.16 [0.79, 1.53]', \
-    271.131291798 + 1.15756623726 * x lc 2 dt 2 notitle
+plot  $w0 using 1:2:3:4 with yerrorbars lc 1 pt 7 title '1 thread: slope 25.08 [9.43, 40.73]', \
+    11745.1600797 + 25.0794792097 * x lc 1 dt 2 notitle, \
+    7843.081374 lc 1 dt 3 title '1 thread unarmed', \
+     $w1 using 1:2:3:4 with yerrorbars lc 2 pt 7 title '2 threads: slope 0.79 [0.57, 1.02]', \
+    339.920534034 + 0.794709892252 * x lc 2 dt 2 notitle, \
+    229.470178105 lc 2 dt 3 title '2 threads unarmed'
 unset output

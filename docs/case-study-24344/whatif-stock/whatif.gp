@@ -1,17 +1,17 @@
-# rcuprof whatif: wall ns/op against the delay put on each op, per thread count
+# rcuprof whatif: wall ns/op against the delay put on each op, per thread count (dotted: unarmed)
 $w0 << EOD
 # x_ns_per_op mean lo hi
-15.4808587 197.666148 194.547369 200.844247
-52.4405586 232.944183 229.927091 236.007732
-104.122959 286.554827 282.710755 290.460197
-204.787031 386.964064 382.396073 391.596368
+4.04868071 192.365955 184.729917 200.368801
+40.6166075 227.752194 221.553234 234.152967
+89.948152 275.315604 270.535476 280.195212
+190.88713 381.989424 373.657783 390.539201
 EOD
 $w1 << EOD
 # x_ns_per_op mean lo hi
-18.0368949 249.671443 243.70979 255.807814
-54.8432499 286.51872 268.490696 305.907607
-103.509426 318.382982 314.08049 322.754845
-203.645957 419.910108 408.699279 431.483618
+5.41848111 433.270914 282.368811 691.281136
+42.3629552 491.546942 356.215247 700.429181
+90.2187043 433.355761 347.075751 547.613744
+191.274263 474.701609 424.84353 531.776731
 EOD
 
 set terminal pngcairo size 900,600 noenhanced
@@ -23,10 +23,12 @@ set key top left
 set grid
 set yrange [0:*]
 set offsets graph 0.03, graph 0.03, 0, 0
-plot  $w0 using 1:2:3:4 with yerrorbars lc 1 pt 7 title '1 thread: slope 1.01 [0.98, 1.03]', \
-    180.707542796 + 1.00749272415 * x lc 1 dt 2 notitle, \
-     $w1 using 1:2:3:4 with yerrorbars lc 2 pt 7 title '2 threads: slope 0.92 [0.88, 0.96]', \
-    228.876447564 + 0.919282177528 * x lc 2 dt 2 notitle
+plot  $w0 using 1:2:3:4 with yerrorbars lc 1 pt 7 title '1 thread: slope 1.02 [0.97, 1.06]', \
+    186.395752345 + 1.01618551721 * x lc 1 dt 2 notitle, \
+    117.542547998 lc 1 dt 3 title '1 thread unarmed', \
+     $w1 using 1:2:3:4 with yerrorbars lc 2 pt 7 title '2 threads: slope 0.11 [-0.34, 0.56]', \
+    449.260304744 + 0.108794996624 * x lc 2 dt 2 notitle, \
+    331.137598501 lc 2 dt 3 title '2 threads unarmed'
 unset output
 
 set terminal svg size 900,600 noenhanced
@@ -38,8 +40,10 @@ set key top left
 set grid
 set yrange [0:*]
 set offsets graph 0.03, graph 0.03, 0, 0
-plot  $w0 using 1:2:3:4 with yerrorbars lc 1 pt 7 title '1 thread: slope 1.01 [0.98, 1.03]', \
-    180.707542796 + 1.00749272415 * x lc 1 dt 2 notitle, \
-     $w1 using 1:2:3:4 with yerrorbars lc 2 pt 7 title '2 threads: slope 0.92 [0.88, 0.96]', \
-    228.876447564 + 0.919282177528 * x lc 2 dt 2 notitle
+plot  $w0 using 1:2:3:4 with yerrorbars lc 1 pt 7 title '1 thread: slope 1.02 [0.97, 1.06]', \
+    186.395752345 + 1.01618551721 * x lc 1 dt 2 notitle, \
+    117.542547998 lc 1 dt 3 title '1 thread unarmed', \
+     $w1 using 1:2:3:4 with yerrorbars lc 2 pt 7 title '2 threads: slope 0.11 [-0.34, 0.56]', \
+    449.260304744 + 0.108794996624 * x lc 2 dt 2 notitle, \
+    331.137598501 lc 2 dt 3 title '2 threads unarmed'
 unset output
