@@ -418,7 +418,19 @@ static void predict(const rcuprof_whatif_obs *obs, size_t n,
         calls = obs[i0].calls_per_op;
         if (!isfinite(calls))
             calls = 1;
-        own = fixed >= 0 ? fixed : obs[i0].own_ns_per_call;
+        if (fixed >= 0) {
+            /*
+             * The fixed cost is waited in the same wait as the delay: its
+             * part of the lowest delay's measured wait (all of it at 0 ns),
+             * not the nominal fixed_ns (the wait's figure is the time it
+             * adds over a 0 ns wait, a timer read less than asked).
+             */
+            double w = obs[i0].delay_ns_per_call;
+
+            own = isfinite(w) && w > 0 ? w * fixed / (fixed + d0) : fixed;
+        } else {
+            own = obs[i0].own_ns_per_call;
+        }
         if (!isfinite(own))
             continue;           /* not timed: no prediction */
         tmp[m] = f->block_intercept[k]
