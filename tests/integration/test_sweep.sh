@@ -256,7 +256,7 @@ PY
 "$RCUPROF" compare "$TMP/s2/results.jsonl" > "$TMP/c.md" 2>"$TMP/c.err" && pass "compare md" || fail "compare: $(cat "$TMP/c.err")"
 grep -qF "| threads | $A (baseline) | $B |" "$TMP/c.md" \
     && pass "md (compact) header: one column per variant" || fail "md header: $(head -5 "$TMP/c.md")"
-grep -qE '^\| 1 \| [0-9.]+ \| [0-9.]+ [+-][0-9.]+% \[[+-][0-9.]+, [+-][0-9.]+\]( \[\^u\])?( \xe2\x9c\x93| \[\^h\])? \|$' "$TMP/c.md" \
+grep -qE '^\| 1 \| [0-9.]+ \| [0-9.]+ [+-][0-9.]+% \[[+-][0-9.]+, [+-][0-9.]+\]( \[\^u\])?( ✓| \[\^h\])? \|$' "$TMP/c.md" \
     && grep -qE '^\| 2 ' "$TMP/c.md" && pass "md rows for 1 and 2 threads" || fail "md rows: $(cat "$TMP/c.md")"
 "$RCUPROF" compare "$TMP/s2/results.jsonl" --format md-wide > "$TMP/cw.md" 2>"$TMP/cw.err" || fail "compare md-wide: $(cat "$TMP/cw.err")"
 grep -qF "| threads | $A ns/op | $A std dev | $B ns/op | $B std dev | change % [95% CI] | p (Holm) | MDE |" "$TMP/cw.md" \
