@@ -14,6 +14,7 @@
 #include "internal/cryptlib.h"
 #include "internal/rcu.h"
 #include "internal/rcuprof_probes.h"
+#include "rcuprof_rcu_read.h"
 
 #include "rcuprof_util.h"
 #include "rcuprof_probe_readout.h"
@@ -32,7 +33,10 @@ struct rcuprof_probe_readout {
 
 static const struct rcuprof_tool probe_readout_tool;
 
-/* Least time of 5 rounds of |n| read lock/unlock pairs, ns per pair. */
+/*
+ * Least time of 5 rounds of |n| read lock/unlock pairs, ns per pair; -1
+ * when a read lock failed (3.6+: no per-thread data), as "not measured".
+ */
 static double pair_ns(CRYPTO_RCU_LOCK *l, unsigned n)
 {
     double best = 1e30;
@@ -42,7 +46,8 @@ static double pair_ns(CRYPTO_RCU_LOCK *l, unsigned n)
         uint64_t t0 = rcuprof_time_mono_ns();
 
         for (i = 0; i < n; i++) {
-            ossl_rcu_read_lock(l);
+            if (!rcuprof_rcu_read_lock(l))
+                return -1;
             ossl_rcu_read_unlock(l);
         }
         t0 = rcuprof_time_mono_ns() - t0;

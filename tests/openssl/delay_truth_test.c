@@ -31,6 +31,7 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include "internal/rcu.h"
+#include "../../probes/rcuprof_rcu_read.h"
 #include "internal/rcuprof_probes.h"
 #include "internal/rcuprof_delay.h"
 #include "rcuprof_test_util.h"
@@ -244,10 +245,14 @@ static void nested_holds(int n)
     int i;
 
     for (i = 0; i < n; i++) {
-        ossl_rcu_read_lock(plock);
-        ossl_rcu_read_lock(plock);
-        ossl_rcu_read_unlock(plock);
-        ossl_rcu_read_unlock(plock);
+        int outer = rcuprof_rcu_read_lock(plock);
+        int inner = rcuprof_rcu_read_lock(plock);
+
+        CHECK(outer && inner, "a read lock failed (pass %d)", i);
+        if (inner)
+            ossl_rcu_read_unlock(plock);
+        if (outer)
+            ossl_rcu_read_unlock(plock);
     }
 }
 

@@ -52,6 +52,7 @@
 #include "internal/property.h"
 #include "internal/cryptlib.h"
 #include "internal/rcu.h"
+#include "../../probes/rcuprof_rcu_read.h"
 #include "internal/rcuprof_probes.h"
 #include "rcuprof_test_util.h"
 
@@ -83,7 +84,10 @@ static void *reader(void *arg)
          * writer reaches ossl_synchronize_rcu while the first one's grace
          * period runs (it then has to block: the lock has two qps).
          */
-        ossl_rcu_read_lock(wlock);
+        if (!rcuprof_rcu_read_lock(wlock)) {
+            fprintf(stderr, "probes_truth: a reader's read lock failed\n");
+            abort();
+        }
         usleep(200);
         ossl_rcu_read_unlock(wlock);
     }

@@ -36,6 +36,7 @@
 
 #include <openssl/crypto.h>
 #include "internal/rcu.h"
+#include "rcuprof_rcu_read.h"
 #include <urcu/urcu-memb.h>
 
 #define BARRIER() __asm__ __volatile__("" ::: "memory")
@@ -293,7 +294,10 @@ static int rcu_batch(struct rcuprof_worker *w, uint64_t n, char *e, size_t l)
     uint64_t i;
 
     for (i = 0; i < n; i++) {
-        ossl_rcu_read_lock(B.rcu);
+        if (!rcuprof_rcu_read_lock(B.rcu)) {
+            snprintf(e, l, "ossl_rcu_read_lock failed (OpenSSL 3.6+: no per-thread RCU data for this thread)");
+            return RCUPROF_EXIT_RUN;
+        }
         ossl_rcu_read_unlock(B.rcu);
     }
     return 0;
