@@ -431,6 +431,7 @@ typedef struct rcuprof_explain_meta_st {
     const char *mode;           /* "results" or "threads" */
     const json_t *inputs;       /* the results files (array) */
     const char *variant;
+    const char *openssl_version, *line; /* the variant's ("" if no run said) */
     const json_t *options;      /* the driver options every run got */
     const char *options_text;
     unsigned reps;

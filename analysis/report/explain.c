@@ -584,6 +584,11 @@ char *rcuprof_explain_markdown(const json_t *rep)
 
     rcuprof_sb_printf(&b, "# rcuprof explain: %s\n\n",
               json_string_value(json_object_get(rep, "variant")));
+    if (json_is_string(json_object_get(rep, "openssl_version")))
+        rcuprof_sb_printf(&b, "OpenSSL %s (line %s).\n\n",
+                  json_string_value(json_object_get(rep, "openssl_version")),
+                  json_is_string(json_object_get(rep, "line"))
+                  ? json_string_value(json_object_get(rep, "line")) : "?");
     rcuprof_sb_printf(&b, "Machine: %s, kernel %s; %d CPUs allowed (%s): %d package(s), %d L3 domain(s), %d cores, %d PUs (%s); hardware counters: %s.\n\n",
               json_string_value(json_object_get(m, "host")),
               json_string_value(json_object_get(m, "kernel")),
@@ -740,6 +745,11 @@ json_t *rcuprof_explain_report_json(const rcuprof_explain_meta *m)
         json_decref(rules);
         return NULL;
     }
+    json_object_set_new(report, "openssl_version",
+                        m->openssl_version != NULL && m->openssl_version[0]
+                        ? json_string(m->openssl_version) : json_null());
+    json_object_set_new(report, "line", m->line != NULL && m->line[0]
+                        ? json_string(m->line) : json_null());
     json_object_set_new(report, "detection", m->detection != NULL
                         ? json_incref((json_t *)m->detection) : json_null());
     json_object_set_new(report, "whatif", m->whatif != NULL

@@ -99,6 +99,7 @@ struct explain {
     size_t runs_total, runs_failed;
     json_t *notes;
     char host[128], kernel[128];
+    char ossl_version[32], ossl_line[16];  /* the variant's, from its runs */
     int sample;
     /* --whatif-site, --whatif-delays: the sites (into wsbuf), the delays,
      * whose sites they are ("driver" or "library") */
@@ -574,6 +575,11 @@ static int run_one(struct explain *x, struct cell *cl, int first,
                      cl->threads,
                      x->pnames[cl->mod == MOD_MAIN ? cl->place : 0], wtxt,
                      run.why);
+        }
+        if (x->ossl_version[0] == '\0' && run.openssl_version[0] != '\0') {
+            snprintf(x->ossl_version, sizeof(x->ossl_version), "%s",
+                     run.openssl_version);
+            snprintf(x->ossl_line, sizeof(x->ossl_line), "%s", run.line);
         }
         if (x->host[0] == '\0') {
             snprintf(x->host, sizeof(x->host), "%s",
@@ -1491,6 +1497,8 @@ static int explain_write(struct explain *x)
     m.seed = x->seed;
     m.host = x->host;
     m.kernel = x->kernel;
+    m.openssl_version = x->ossl_version;
+    m.line = x->ossl_line;
     m.topo = &x->topo;
     m.pmu = x->pmu;
     m.pmu_reason = x->pmu_reason;

@@ -65,6 +65,14 @@ def check(cond, what):
 
 check(rep["schema"] == "rcuprof-explain/1", "schema rcuprof-explain/1")
 check(rep["mode"] == "threads", "mode threads")
+vs = json.load(open(__import__("os").environ["RCUPROF_VARIANTS_FILE"]))
+want_line = next((v["line"] for v in vs["variants"] if v["name"] == rep["variant"]), None)
+want_ver = vs["lines"].get(want_line, {}).get("openssl_version") if want_line else None
+check(want_line is not None and rep["line"] == want_line and rep["openssl_version"] == want_ver,
+      "the variant's line and OpenSSL version: %s %s (build: %s %s)"
+      % (rep.get("line"), rep.get("openssl_version"), want_line, want_ver))
+check(("OpenSSL %s (line %s)." % (rep.get("openssl_version"), rep.get("line"))) in md,
+      "explain.md names the OpenSSL version and line")
 check(rep["machine"]["cpus_allowed"] == C, "cpus_allowed %d" % C)
 cases = {c["threads"]: c for c in rep["cases"]}
 check(sorted(cases) == sorted({1, C, OVER}), "one case per listed count")
