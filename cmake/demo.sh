@@ -16,6 +16,13 @@
 # stalled run of a 5-block first stage), RCUPROF_DEMO_TARGET_MDE (10, %),
 # RCUPROF_DEMO_MAX_TIME (150s per sweep: two sweeps, 5 minutes in all),
 # RCUPROF_DEMO_MS (run length, 300), RCUPROF_DEMO_OUT (BUILD/demo).
+#
+# Then, across OpenSSL lines: the newest line built (4.0 in the default
+# build) against 3.5, no write churn: 3.5's stock (the baseline), that
+# line's stock and its RCU variants, those built, in one adaptive sweep of
+# its own (same first stage, target and budget: the demo's measuring is
+# then at most 3 x RCUPROF_DEMO_MAX_TIME).  RCUPROF_DEMO_LINE names the
+# line (none: skip the section).
 set -euo pipefail
 build=${1:-build}
 rcuprof="$build/bin/rcuprof"
@@ -61,6 +68,43 @@ for churn in none query; do
     "$rcuprof" report "$out/$churn/results.jsonl" --baseline "$baseline" \
         --out "$out/$churn/report" >/dev/null
 done
+# Across lines: the newest line with a stock built, against 3.5's stock.
+line=${RCUPROF_DEMO_LINE:-$("$rcuprof" variants --json | "$py" -c '
+import json, re, sys
+d = json.load(sys.stdin)
+ls = {n.split("@")[1] for n, v in d.items()
+      if v.get("built") and not v.get("pending") and re.match(r"stock@[0-9]+[.][0-9]+$", n)}
+ls = sorted(ls - {"3.5"}, key=lambda l: tuple(int(x) for x in l.split(".")))
+print(ls[-1] if ls else "none")')}
+xvariants=none
+if [ "$line" != none ]; then
+    xvariants=$("$rcuprof" variants --json | LINE="$line" "$py" -c '
+import json, os, sys
+d = json.load(sys.stdin)
+l = os.environ["LINE"]
+want = ["stock"] + [v + "@" + l for v in ("stock", "rcu-sync", "rcu-nosync")]
+print(",".join(w for w in want if d.get(w, {}).get("built") and not d[w].get("pending")))')
+    case "$xvariants" in
+    stock,stock@*) ;;
+    *) echo "rcuprof: demo: no cross-line section: needs stock and stock@$line built, has '$xvariants' (configure with -DRCUPROF_VARIANTS=default, or set RCUPROF_DEMO_LINE=none)" >&2
+       exit 1 ;;
+    esac
+    echo
+    echo "== sweep across lines: OpenSSL 3.5 against $line, EVP_MD_fetch(SHA256), own lib ctx, no churn; variants $xvariants; threads $threads"
+    echo "   $reps interleaved blocks of $ms ms runs, then blocks added until every MDE <= $target% or $budget is spent"
+    echo "   (progress: $out/lines/sweep.log)"
+    mkdir -p "$out/lines"
+    "$rcuprof" sweep --variants "$xvariants" --threads "$threads" --reps "$reps" \
+        --target-mde "$target" --max-time "$budget" \
+        --duration-ms "$ms" --warmup-ms 100 --out "$out/lines" \
+        > "$out/lines/sweep.log" 2>&1 || { cat "$out/lines/sweep.log" >&2; exit 1; }
+    tail -n 1 "$out/lines/sweep.log"
+    "$rcuprof" report "$out/lines/results.jsonl" --baseline stock \
+        --out "$out/lines/report" >/dev/null
+else
+    echo
+    echo "== no sweep across lines: no OpenSSL line besides 3.5 has its stock built (the default build has 4.0's)"
+fi
 if [ -n "$(echo "$variants" | tr , '\n' | grep -x rcu-sync)" ] \
    && [ -n "$(echo "$variants" | tr , '\n' | grep -x rcu-nosync)" ]; then
     "$rcuprof" compare "$out/none/results.jsonl" --baseline rcu-sync \
@@ -79,8 +123,11 @@ def load(p):
         return json.load(f)
 
 resolved = []
-for churn in ("none", "query"):
-    t = load(os.path.join(out, churn, "report", "results.json"))
+for churn in ("none", "query", "lines"):
+    p = os.path.join(out, churn, "report", "results.json")
+    if churn == "lines" and not os.path.exists(p):
+        continue
+    t = load(p)
     for r in t["rows"]:
         for v, c in r["changes"].items():
             if c.get("resolved"):
@@ -113,8 +160,9 @@ print("Resolved changes (95%% intervals; Holm over each table): %d"
       % len(resolved))
 for mag, churn, th, v, bl, c in resolved:
     p = c.get("p_holm")
-    print("  churn %-5s %2d thread%s  %-10s vs %-8s %+7.1f%% [%+.1f, %+.1f]  "
-          "p (Holm) %s" % (churn, th, " " if th == 1 else "s", v, bl,
+    print("  %-11s %2d thread%s  %-14s vs %-8s %+7.1f%% [%+.1f, %+.1f]  "
+          "p (Holm) %s" % ("lines" if churn == "lines" else "churn " + churn,
+                           th, " " if th == 1 else "s", v, bl,
                            c["change_pct"], c["change_lo_pct"],
                            c["change_hi_pct"],
                            "<0.001" if p < 0.001 else "%.3f" % p))
@@ -137,5 +185,10 @@ for churn in none query; do
     echo "== churn: $churn =="
     cat "$out/$churn/report/results.md"
 done
+if [ -s "$out/lines/report/results.md" ]; then
+    echo
+    echo "== across lines: 3.5 against $line, no churn =="
+    cat "$out/lines/report/results.md"
+fi
 echo
 echo "Tables, CSV, JSON and plots: $out/*/report/.  More: $rcuprof --help, docs/interfaces.md"

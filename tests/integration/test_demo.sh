@@ -31,6 +31,25 @@ for churn in none query; do
     grep -q "^== churn: $churn ==" "$TMP/out" \
         && pass "churn $churn: its table is printed" || fail "churn $churn: no table"
 done
+# Across lines: the newest line built against 3.5, one table naming each
+# variant's OpenSSL version and line.
+case ",$RCUPROF_VARIANTS_BUILT," in
+*,stock@4.0,*)
+    grep -q "^== sweep across lines: OpenSSL 3.5 against 4.0, .*variants stock,stock@4.0" "$TMP/out" \
+        && pass "a sweep across lines, 3.5 against 4.0" || fail "no sweep across lines: $(grep -m2 'across' "$TMP/out")"
+    grep -q "sweep: adaptive: " "$TMP/demo/lines/sweep.log" \
+        && pass "the cross-line sweep was adaptive" || fail "lines: no adaptive stop line in sweep.log"
+    grep -q "^== across lines: 3.5 against 4.0, no churn ==" "$TMP/out" \
+        && grep -q "OpenSSL of each variant: stock 3\.5\..* (line 3\.5), stock@4\.0 4\.0\..* (line 4\.0)" "$TMP/out" \
+        && pass "its table is printed, naming each variant's version and line" \
+        || fail "cross-line table: $(sed -n '/== across lines/,$p' "$TMP/out" | head -8)"
+    ;;
+*)
+    grep -q "^== no sweep across lines" "$TMP/out" \
+        && pass "no other line built: the demo says it skipped the cross-line sweep" \
+        || fail "no line besides 3.5 built and no word of it"
+    ;;
+esac
 "$PY" - "$TMP/out" <<'PY' && pass "the decisions come first: floor line, resolved list, A/A rows" || fail "summary: $(sed -n '/what this machine decided/,/== churn/p' "$TMP/out")"
 import re, sys
 text = open(sys.argv[1]).read()

@@ -188,6 +188,32 @@ if grep -q "stock-pristine@4.0" <<< "$RCUPROF_VARIANTS_BUILT"; then
     else
         fail "sweep stock@3.5,stock-pristine@4.0: $(tail -3 "$TMP/x.log")"
     fi
+    # The issue's own question, in one sweep: 3.5's stock, 4.0's stock (the
+    # sharded rwlock store) and 4.0's RCU store per shard; one table whose
+    # note names each variant's OpenSSL; explain names its variant's too.
+    case ",$RCUPROF_VARIANTS_BUILT," in
+    *,stock@4.0,*rcu-sync@4.0,*|*,rcu-sync@4.0,*stock@4.0,*)
+        if "$RCUPROF" sweep --variants stock@3.5,stock@4.0,rcu-sync@4.0 --threads 1,2 --reps 2 \
+                --duration-ms 50 --warmup-ms 10 --out "$TMP/x3" > "$TMP/x3.log" 2>&1 \
+           && "$RCUPROF" compare "$TMP/x3/results.jsonl" --baseline stock > "$TMP/x3c" 2>&1; then
+            grep -qF "OpenSSL of each variant: stock $v35 (line 3.5), stock@4.0 $v40 (line 4.0), rcu-sync@4.0 $v40 (line 4.0)" "$TMP/x3c" \
+                && grep -q "| stock (baseline) | stock@4.0 | rcu-sync@4.0 |" "$TMP/x3c" \
+                && pass "sweep stock@3.5,stock@4.0,rcu-sync@4.0: one table, each variant's OpenSSL named" \
+                || fail "three-variant cross-line table: $(cat "$TMP/x3c")"
+        else
+            fail "sweep/compare stock@3.5,stock@4.0,rcu-sync@4.0: $(tail -3 "$TMP/x3.log") $(cat "$TMP/x3c" 2>/dev/null)"
+        fi
+        if "$RCUPROF" explain --variant rcu-sync@4.0 --threads 1,2 --reps 1 --duration-ms 50 \
+                --warmup-ms 10 --max-pairs 1 --out "$TMP/x3e" > /dev/null 2> "$TMP/x3e.err" || [ -s "$TMP/x3e/explain.json" ]; then
+            grep -qF "OpenSSL $v40 (line 4.0)." "$TMP/x3e/explain.md" \
+                && pass "explain --variant rcu-sync@4.0 names OpenSSL $v40 (line 4.0)" \
+                || fail "explain rcu-sync@4.0: no version line: $(head -5 "$TMP/x3e/explain.md")"
+        else
+            fail "explain --variant rcu-sync@4.0: $(tail -3 "$TMP/x3e.err")"
+        fi
+        ;;
+    *) echo "not checked here: stock@3.5,stock@4.0,rcu-sync@4.0 in one sweep (stock@4.0 and rcu-sync@4.0 not both built: $RCUPROF_VARIANTS_BUILT)" ;;
+    esac
     # A real tree of a line with no series: a copy of 4.0's pristine tree
     # whose VERSION.dat says 4.1 (a development tree).  stock-pristine@4.1
     # builds (mostly ccache hits of stock-pristine@4.0) and runs.
