@@ -160,16 +160,19 @@ static void test_writer_waits(void)
           (unsigned long long)one.prior_waits);
 
     /*
-     * Two writers at once.  Under a heavily loaded machine one writer could
-     * in principle run all its synchronize calls before the other gets a
-     * CPU: up to three tries to see them overlap.
+     * Two writers at once.  On a loaded machine one writer can run all its
+     * synchronize calls before the other gets a CPU (seen with another
+     * build on both CPUs: 3 tries of 200 never overlapped): up to eight
+     * tries, each with twice the calls of the one before (to 25,600).
      */
-    for (tries = 1; tries <= 3; tries++) {
+    for (tries = 1; tries <= 8; tries++) {
         writers_run(2, &two);
         if (two.alloc_waits + two.prior_waits > 0)
             break;
-        printf("writer waits: the two writers did not overlap (try %d)\n",
-               tries);
+        printf("writer waits: the two writers did not overlap (try %d, %d synchronize calls each)\n",
+               tries, syncs_per_writer);
+        if (tries < 8)
+            syncs_per_writer *= 2;
     }
     blocked = two.alloc_wait_ticks + two.prior_wait_ticks;
     printf("writer waits, 2 writers: %llu syncs, spin %llu ticks, "
