@@ -229,12 +229,12 @@ static void cell_stage1(const rcuprof_table *t, const rcuprof_results *rs,
 }
 
 /*
- * The centre of x[0..n): the log-normal mean exp(m + v/2), m and v the
- * mean and variance (n - 1) of ln x, which is where the Cox interval of
+ * The log-normal mean of x[0..n): exp(m + v/2), m and v the mean and
+ * variance (n - 1) of ln x, which is where the Cox interval of
  * rcuprof_stats_mean_ci_log is centred on the log scale; x[0] when n is
  * 1; the arithmetic mean when some x is not above 0.
  */
-static double cell_centre(const double *x, size_t n, double mean)
+static double cell_lognormal_mean(const double *x, size_t n, double mean)
 {
     double m = 0, v = 0;
     size_t i;
@@ -268,6 +268,7 @@ static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
 {
     rcuprof_cell *c = &t->cells[ti * t->nvariants + v];
     rcuprof_stats_summary ts;
+    rcuprof_stats_geo g;
     size_t i, k = 0;
 
     c->n = n;
@@ -289,7 +290,16 @@ static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
     /* The interval of a positive mean stays positive: on the logs (Cox);
      * NAN when some value is not above 0 or n < 2. */
     rcuprof_stats_mean_ci_log(x, n, LEVEL, &c->s.mean_lo, &c->s.mean_hi);
-    c->centre = cell_centre(x, n, c->s.mean);
+    c->lognormal_mean = cell_lognormal_mean(x, n, c->s.mean);
+    c->geomean_lo = c->geomean_hi = c->gsd = NAN;
+    if (rcuprof_stats_geomean(x, n, LEVEL, &g) == RCUPROF_STATS_OK) {
+        c->geomean = g.gm;
+        c->geomean_lo = g.lo;
+        c->geomean_hi = g.hi;
+        c->gsd = g.gsd;
+    } else {
+        c->geomean = c->s.mean;     /* some value not above 0 */
+    }
     c->n_stalls = cell_stalls(x, n, c->s.median);
     c->tput_mean = c->tput_lo = c->tput_hi = NAN;
     if (k > 0 && rcuprof_stats_describe(y, k, LEVEL, &ts) == RCUPROF_STATS_OK) {
@@ -741,9 +751,9 @@ static void table_notes_rows(rcuprof_table *t)
 }
 
 /*
- * Cells whose arithmetic mean lies outside their interval: the cells show
- * the log-normal mean, the interval's centre, and one run far out (a
- * stall, a preemption) pulls the arithmetic mean past the interval; and
+ * Cells whose arithmetic mean lies outside the Cox interval of their
+ * log-normal mean: one run far out (a stall, a preemption) pulls the
+ * arithmetic mean past the interval; and
  * cells with stalls, runs above RCUPROF_STALL_FACTOR times the median, so
  * that a reader sees a tail and not only a wide interval.
  */
@@ -774,7 +784,7 @@ static void table_notes_tails(rcuprof_table *t)
         note(t, "stalls (runs above %.0fx their cell's median; kept in the figures): %s",
              RCUPROF_STALL_FACTOR, st.p);
     if (out.len > 0)
-        note(t, "heavy tail: the arithmetic mean lies outside the interval (the cells show the log-normal mean, the interval's centre; a few slow runs pull the arithmetic mean past it): %s",
+        note(t, "heavy tail: the arithmetic mean lies outside the Cox interval of the log-normal mean (CSV centre_ns, mean_lo_ns, mean_hi_ns; a few slow runs pull the arithmetic mean past it): %s",
              out.p);
     free(out.p);
     free(st.p);

@@ -110,11 +110,21 @@ typedef struct rcuprof_cell_st {
     rcuprof_stats_summary s;    /* valid when n >= 1; s.mean is the
                                  * arithmetic mean */
     /* The cell's centre, what the tables print and the cost plot draws:
-     * the log-normal mean exp(m + v/2) of the logs' mean m and variance v,
-     * the estimate the interval s.mean_lo..s.mean_hi (Cox, on the logs) is
-     * built around, so always inside it; the one value when n == 1; the
-     * arithmetic mean when some value is not above 0. */
-    double centre;
+     * the geometric mean exp(m) of the runs (m, s: the mean and SD of
+     * their logs), with Student's t interval on the logs mapped back,
+     * exp(m -+ t s / sqrt(n)) (rcuprof_stats_geomean), and the geometric
+     * SD exp(s), the spread md-wide prints beside it.  The change column
+     * is a ratio of such means, so cells and changes are one scale.  The
+     * one value when n == 1 (no interval, no spread); the arithmetic mean
+     * (no interval) when some value is not above 0. */
+    double geomean, geomean_lo, geomean_hi, gsd;
+    /* The log-normal mean exp(m + s^2/2), the estimate of the arithmetic
+     * mean the Cox interval s.mean_lo..s.mean_hi is built around (CSV
+     * centre_ns, JSON centre; not printed: at small n and wide spread it
+     * lies above most runs, its expectation being infinite when s^2 >=
+     * n - 1); the one value when n == 1; the arithmetic mean when some
+     * value is not above 0. */
+    double lognormal_mean;
     /* Runs above RCUPROF_STALL_FACTOR times the cell's median: a tail
      * (a stalled or preempted run) rather than spread. */
     size_t n_stalls;

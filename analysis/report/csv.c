@@ -20,7 +20,7 @@ char *rcuprof_table_csv(const rcuprof_table *t)
     size_t ti, v;
 
     rcuprof_sb_printf(&b, "metric,threads,oversubscribed,variant,baseline,n,failed,"
-              "mean_ns,centre_ns,median_ns,sd_ns,mean_lo_ns,mean_hi_ns,median_lo_ns,"
+              "mean_ns,centre_ns,geomean_ns,geomean_lo_ns,geomean_hi_ns,gsd,median_ns,sd_ns,mean_lo_ns,mean_hi_ns,median_lo_ns,"
               "median_hi_ns,cv,noisy,outliers,stalls,ops_per_s,paired,pairs,"
               "change_pct,change_lo_pct,change_hi_pct,p,p_holm,p_wilcoxon,"
               "p_wilcoxon_holm,p_welch,p_welch_holm,p_mw,p_mw_holm,mde_pct,"
@@ -37,7 +37,11 @@ char *rcuprof_table_csv(const rcuprof_table *t)
                       rcuprof_table_oversubscribed(t, ti), t->variants[v],
                       t->variants[t->baseline], c->n, c->failed);
             csv_num(&b, has ? c->s.mean : NAN);
-            csv_num(&b, has ? c->centre : NAN);
+            csv_num(&b, has ? c->lognormal_mean : NAN);
+            csv_num(&b, has ? c->geomean : NAN);
+            csv_num(&b, has ? c->geomean_lo : NAN);
+            csv_num(&b, has ? c->geomean_hi : NAN);
+            csv_num(&b, has ? c->gsd : NAN);
             csv_num(&b, has ? c->s.median : NAN);
             csv_num(&b, has ? c->s.sd : NAN);
             csv_num(&b, has ? c->s.mean_lo : NAN);

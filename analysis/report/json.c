@@ -68,7 +68,13 @@ json_t *rcuprof_table_json(const rcuprof_table *t, const rcuprof_results *rs)
                 "ops_per_s_lo", jnum(has ? c->tput_lo : NAN),
                 "ops_per_s_hi", jnum(has ? c->tput_hi : NAN)));
             json_object_set_new(json_object_get(cells, t->variants[v]),
-                                "centre", jnum(has ? c->centre : NAN));
+                                "centre", jnum(has ? c->lognormal_mean : NAN));
+            json_object_update_new(json_object_get(cells, t->variants[v]),
+                                   json_pack("{s:o, s:o, s:o, s:o}",
+                "geomean", jnum(has ? c->geomean : NAN),
+                "geomean_lo", jnum(has ? c->geomean_lo : NAN),
+                "geomean_hi", jnum(has ? c->geomean_hi : NAN),
+                "gsd", jnum(has ? c->gsd : NAN)));
             json_object_set_new(json_object_get(cells, t->variants[v]),
                                 "stalls", json_integer((json_int_t)c->n_stalls));
             json_object_set_new(json_object_get(cells, t->variants[v]),

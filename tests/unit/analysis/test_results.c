@@ -383,22 +383,37 @@ static void test_table(void **state)
     assert_near(c->s.sd, 20, 1e-9);
     assert_near(c->s.mean_lo, 79.000067, 1e-5);
     assert_near(c->s.mean_hi, 184.034588, 1e-5);
-    /* The centre the cells print: the log-normal mean exp(m + v/2) =
+    /* The centre the cells print: the geometric mean exp(m) =
+     * 1680000^(1/3) = 118.878439, with Student's t interval on the logs
+     * and the geometric SD (reference_values.py, geo_interval). */
+    assert_near(c->geomean, 118.878439, 1e-5);
+    assert_near(c->geomean_lo, 78.233019, 1e-5);
+    assert_near(c->geomean_hi, 180.640904, 1e-5);
+    assert_near(c->gsd, 1.183448, 1e-6);
+    /* Kept for CSV and JSON: the log-normal mean exp(m + v/2) =
      * 120.576718, the geometric middle of the Cox interval. */
-    assert_near(c->centre, 120.576718, 1e-5);
-    assert_near(c->centre, sqrt(c->s.mean_lo * c->s.mean_hi), 1e-9);
+    assert_near(c->lognormal_mean, 120.576718, 1e-5);
+    assert_near(c->lognormal_mean, sqrt(c->s.mean_lo * c->s.mean_hi), 1e-9);
     assert_int_equal(c->n_stalls, 0);
     assert_true(c->noisy);              /* CV 1/6 */
     c = &t.cells[0 * 2 + 1];            /* cand @ 1 */
     assert_near(c->s.mean, 135, 1e-9);
     assert_near(c->s.median, 132, 1e-9);
     assert_near(c->s.sd, 31.606961, 1e-5);
-    assert_near(c->centre, 136.254983, 1e-5);
+    assert_near(c->lognormal_mean, 136.254983, 1e-5);
+    assert_near(c->geomean, 132.543216, 1e-5);
+    /* Every block paired: the change is the ratio of the cells' geometric
+     * means, the figures the table prints beside it. */
+    assert_near(100 * (c->geomean / t.cells[0].geomean - 1),
+                t.changes[1].change_pct, 1e-9);
     c = &t.cells[1 * 2 + 1];            /* cand @ 2 */
     assert_int_equal(c->n, 2);
     assert_int_equal(c->failed, 1);
     assert_near(c->s.sd, 4.949747, 1e-5);
-    assert_near(c->centre, 183.533392, 1e-5);
+    assert_near(c->lognormal_mean, 183.533392, 1e-5);
+    assert_near(c->geomean, 183.466618, 1e-5);
+    assert_near(c->geomean_lo, 143.976582, 1e-5);
+    assert_near(c->geomean_hi, 233.788020, 1e-5);
 
     ch = &t.changes[0 * 2 + 1];
     assert_true(ch->have);
@@ -436,17 +451,21 @@ static void test_table(void **state)
     assert_near(ch->p_wilcoxon_holm, 0.5, 1e-12);
     assert_near(ch->p_mw_holm, 0.4, 1e-12);
 
-    /* Wide, the seed's shape: threads | ns/op | std dev | ... | change | p
-     * | MDE, every cost in ns/op (the cells hold ns: 120, 20, ...). */
+    /* Wide, the seed's shape: threads | ns/op [CI] | geo SD | ... |
+     * change | p | MDE, every cost in ns/op (the cells hold ns). */
     md = rcuprof_table_markdown_wide(&t);
     assert_non_null(md);
     if (strstr(md, "Wall time per op in ns/op (wall_ns_per_op)") == NULL
-        || strstr(md, "| threads | base ns/op | base std dev | cand ns/op | "
-                  "cand std dev | change % [95% CI] | p (Holm) | MDE |") == NULL
-        || strstr(md, "| 1 | 120.6 | 20.0 | 136.3 | 31.6 | "
+        || strstr(md, "| threads | base ns/op [95% CI] | base geo SD | "
+                  "cand ns/op [95% CI] | cand geo SD | change % [95% CI] | "
+                  "p (Holm) | MDE |") == NULL
+        || strstr(md, "| 1 | 118.9 [78.2, 180.6] | \u00d71.18 | "
+                  "132.5 [73.9, 237.6] | \u00d71.26 | "
                   "+11.5 [-5.8, +31.9] | 0.109 | 23.4% |") == NULL
-        || strstr(md, "| 2 [^os] | 220.3 | 20.0 | 183.5 | 4.9 | "
+        || strstr(md, "| 2 [^os] | 219.4 [174.9, 275.2] | \u00d71.10 | "
+                  "183.5 [144.0, 233.8] | \u00d71.03 | "
                   "-12.5 [-39.2, +25.8] | too few (n=2) | 49.6% |") == NULL
+        || strstr(md, "geo SD: exp(s)") == NULL
         || strstr(md, "too few runs to decide") == NULL
         || strstr(md, "[^os]: More threads than the 1 CPUs") == NULL
         || strstr(md, "failed runs, left out: cand@2 x1") == NULL
@@ -460,8 +479,8 @@ static void test_table(void **state)
     assert_non_null(md);
     if (strstr(md, "| threads | base (baseline) | cand |\n|--:|--:|--:|\n")
             == NULL
-        || strstr(md, "| 1 | 120.6 | 136.3 +11.5% [-5.8, +31.9] |") == NULL
-        || strstr(md, "| 2 [^os] | 220.3 | 183.5 -12.5% [-39.2, +25.8] "
+        || strstr(md, "| 1 | 118.9 | 132.5 +11.5% [-5.8, +31.9] |") == NULL
+        || strstr(md, "| 2 [^os] | 219.4 | 183.5 -12.5% [-39.2, +25.8] "
                   "too few (n=2) |") == NULL
         || strstr(md, "\u2713 resolved: its p (the paired t test on the "
                   "per-block log ratios, the test its 95% interval comes "
@@ -532,7 +551,7 @@ static void test_table(void **state)
     assert_int_equal(t.cells[0].n, 3);
     md = rcuprof_table_markdown(&t);
     assert_non_null(md);
-    if (strstr(md, "| 1 unknown | 120.6 |") == NULL
+    if (strstr(md, "| 1 unknown | 118.9 |") == NULL
         || strstr(md, "machine state unknown: no round trip sampled") == NULL)
         fail_msg("markdown by state:\n%s", md);
     free(md);
@@ -673,7 +692,7 @@ static void test_table_states(void **state)
     md = rcuprof_table_markdown(&t);
     assert_non_null(md);
     if (strstr(md, "\n| threads | a | b |\n|--:|--:|--:|\n| 2 | 2f 2s | 3f 1m |\n") == NULL
-        || strstr(md, "\n| 2 | 156.8 | 107.1 -28.1% [") == NULL
+        || strstr(md, "\n| 2 | 144.6 | 103.9 -28.1% [") == NULL
         || strstr(md, "different machine-state mixes (f fast, s slow, m mixed runs): b 3f 1m against a 2f 2s at 2") == NULL
         || strstr(md, "two clusters over 32 samples") == NULL)
         fail_msg("markdown:\n%s", md);
@@ -802,8 +821,8 @@ static void test_table_tails_disagree(void **state)
     assert_near(t.changes[1].p_wilcoxon, 0.0625, 1e-12);
     assert_int_equal(t.cells[3].n_stalls, 1);
     assert_int_equal(t.cells[1].n_stalls, 0);
-    assert_true(t.cells[3].centre >= t.cells[3].s.mean_lo
-                && t.cells[3].centre <= t.cells[3].s.mean_hi);
+    assert_true(t.cells[3].geomean >= t.cells[3].geomean_lo
+                && t.cells[3].geomean <= t.cells[3].geomean_hi);
     md = rcuprof_table_markdown(&t);
     assert_non_null(md);
     if (strstr(md, "- tests disagree at 0.05: ") == NULL
@@ -823,7 +842,10 @@ static void test_table_tails_disagree(void **state)
     assert_int_equal(json_integer_value(cell), 1);
     cell = json_object_get(json_object_get(json_object_get(json_array_get(
         json_object_get(j, "rows"), 1), "cells"), "b"), "centre");
-    assert_near(json_number_value(cell), t.cells[3].centre, 1e-9);
+    assert_near(json_number_value(cell), t.cells[3].lognormal_mean, 1e-9);
+    cell = json_object_get(json_object_get(json_object_get(json_array_get(
+        json_object_get(j, "rows"), 1), "cells"), "b"), "geomean");
+    assert_near(json_number_value(cell), t.cells[3].geomean, 1e-9);
     json_decref(j);
     rcuprof_table_free(&t);
     rcuprof_results_free(&rs);
@@ -907,7 +929,7 @@ static void test_coherent_n5(void **state)
     free(md);
     md = rcuprof_table_markdown(&t);
     assert_non_null(md);
-    if (strstr(md, "| 247.1 -85.1% [-93.3, -66.6] \u2713 |") == NULL)
+    if (strstr(md, "| 1155.4 | 172.5 -85.1% [-93.3, -66.6] \u2713 |") == NULL)
         fail_msg("compact markdown:\n%s", md);
     free(md);
     rcuprof_table_free(&t);
