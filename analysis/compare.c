@@ -267,7 +267,6 @@ static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
                        struct rcuprof_sb *outl)
 {
     rcuprof_cell *c = &t->cells[ti * t->nvariants + v];
-    rcuprof_stats_summary ts;
     rcuprof_stats_geo g;
     size_t i, k = 0;
 
@@ -283,7 +282,8 @@ static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
         return;
     for (i = 0; i < n; i++) {
         x[i] = metric_of(&rs->points[idx[i]], t->metric);
-        if (isfinite(rs->points[idx[i]].result.ops_per_s))
+        if (rs->points[idx[i]].result.ops_per_s > 0
+            && isfinite(rs->points[idx[i]].result.ops_per_s))
             y[k++] = rs->points[idx[i]].result.ops_per_s;
     }
     rcuprof_stats_describe(x, n, LEVEL, &c->s);
@@ -301,10 +301,13 @@ static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
         c->geomean = c->s.mean;     /* some value not above 0 */
     }
     c->n_stalls = cell_stalls(x, n, c->s.median);
-    c->tput_mean = c->tput_lo = c->tput_hi = NAN;
-    if (k > 0 && rcuprof_stats_describe(y, k, LEVEL, &ts) == RCUPROF_STATS_OK) {
-        c->tput_mean = ts.mean;
-        rcuprof_stats_mean_ci_log(y, k, LEVEL, &c->tput_lo, &c->tput_hi);
+    /* Throughput as the cost: the geometric mean, its t interval on the
+     * logs. */
+    c->tput = c->tput_lo = c->tput_hi = NAN;
+    if (k > 0 && rcuprof_stats_geomean(y, k, LEVEL, &g) == RCUPROF_STATS_OK) {
+        c->tput = g.gm;
+        c->tput_lo = g.lo;
+        c->tput_hi = g.hi;
     }
     cell_stage1(t, rs, c, idx, n, y);
     c->probe_retries = probe_median(rs, idx, n, 0, y);

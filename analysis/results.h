@@ -128,7 +128,13 @@ typedef struct rcuprof_cell_st {
     /* Runs above RCUPROF_STALL_FACTOR times the cell's median: a tail
      * (a stalled or preempted run) rather than spread. */
     size_t n_stalls;
-    double tput_mean, tput_lo, tput_hi; /* ops_per_s: mean, t interval */
+    /* ops_per_s on the same scale as the cost: the geometric mean of the
+     * runs' throughput with Student's t interval on the logs
+     * (rcuprof_stats_geomean).  For the wall metric exactly threads x 1e9
+     * over geomean, and the interval that of the cost inverted, as
+     * ops_per_s = threads x 1e9 / wall_ns_per_op run by run.  NAN without
+     * a run above 0; no interval under 2. */
+    double tput, tput_lo, tput_hi;
     size_t n_outliers;          /* modified z beyond 3.5 */
     int noisy;                  /* CV above RCUPROF_STATS_NOISY_CV */
     /* Medians over the runs of the probe figures (record.h); NAN when no

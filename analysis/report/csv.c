@@ -51,7 +51,7 @@ char *rcuprof_table_csv(const rcuprof_table *t)
             csv_num(&b, has ? c->s.cv : NAN);
             rcuprof_sb_printf(&b, ",%d,%zu,%zu", c->noisy, c->n_outliers,
                               c->n_stalls);
-            csv_num(&b, has ? c->tput_mean : NAN);
+            csv_num(&b, has ? c->tput : NAN);
             if (v == t->baseline || !ch->have) {
                 rcuprof_sb_printf(&b, ",,%s,,,,,,,,,,,,,,,",
                           v == t->baseline ? "" : "0");

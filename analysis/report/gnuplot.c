@@ -57,13 +57,13 @@ static void gp_data(FILE *f, const rcuprof_table *t, const rcuprof_scaling *sc)
             const rcuprof_cell *c = &t->cells[ti * t->nvariants + v];
             double lo = isfinite(c->geomean_lo) ? c->geomean_lo : c->geomean;
             double hi = isfinite(c->geomean_hi) ? c->geomean_hi : c->geomean;
-            double tl = isfinite(c->tput_lo) ? c->tput_lo : c->tput_mean;
-            double th = isfinite(c->tput_hi) ? c->tput_hi : c->tput_mean;
+            double tl = isfinite(c->tput_lo) ? c->tput_lo : c->tput;
+            double th = isfinite(c->tput_hi) ? c->tput_hi : c->tput;
 
             if (c->n == 0)
                 continue;
             fprintf(f, "%u %.9g %.9g %.9g %.9g %.9g %.9g\n", t->threads[ti],
-                    c->geomean, lo, hi, c->tput_mean / 1e6, tl / 1e6,
+                    c->geomean, lo, hi, c->tput / 1e6, tl / 1e6,
                     th / 1e6);
         }
         fprintf(f, "EOD\n");
@@ -203,7 +203,7 @@ static void gp_cost_throughput(FILE *f, const rcuprof_table *t,
                     v, gp_shift(t, v), v + 1, t->variants[v]);
     k = 0;
     fprintf(f, "\n    set output dir.'/throughput.'.fmt.'.tmp'\n"
-            "    set ylabel 'throughput (M ops/s, all threads): mean, 95%% interval'\n"
+            "    set ylabel 'throughput (M ops/s, all threads): geometric mean, 95%% interval'\n"
             "    set yrange [0:tputmax]\n"
             "    set title 'throughput against threads'\n    plot ");
     for (v = 0; v < t->nvariants; v++) {

@@ -64,7 +64,7 @@ json_t *rcuprof_table_json(const rcuprof_table *t, const rcuprof_results *rs)
                 "median_hi", jnum(has ? c->s.median_hi : NAN),
                 "cv", jnum(has ? c->s.cv : NAN), "noisy", c->noisy,
                 "outliers", (json_int_t)c->n_outliers,
-                "ops_per_s", jnum(has ? c->tput_mean : NAN),
+                "ops_per_s", jnum(has ? c->tput : NAN),
                 "ops_per_s_lo", jnum(has ? c->tput_lo : NAN),
                 "ops_per_s_hi", jnum(has ? c->tput_hi : NAN)));
             json_object_set_new(json_object_get(cells, t->variants[v]),

@@ -394,6 +394,12 @@ static void test_table(void **state)
      * 120.576718, the geometric middle of the Cox interval. */
     assert_near(c->lognormal_mean, 120.576718, 1e-5);
     assert_near(c->lognormal_mean, sqrt(c->s.mean_lo * c->s.mean_hi), 1e-9);
+    /* Throughput on the same scale (ops_per_s = threads 1e9 / wall ns/op
+     * run by run): 1e9 over the geometric mean, its interval the cost's
+     * inverted; not the arithmetic mean of ops_per_s (8.5e6 here). */
+    assert_near(c->tput / (1e9 / 118.878439), 1, 1e-8);
+    assert_near(c->tput_lo / (1e9 / 180.640904), 1, 1e-8);
+    assert_near(c->tput_hi / (1e9 / 78.233019), 1, 1e-8);
     assert_int_equal(c->n_stalls, 0);
     assert_true(c->noisy);              /* CV 1/6 */
     c = &t.cells[0 * 2 + 1];            /* cand @ 1 */
@@ -414,6 +420,8 @@ static void test_table(void **state)
     assert_near(c->geomean, 183.466618, 1e-5);
     assert_near(c->geomean_lo, 143.976582, 1e-5);
     assert_near(c->geomean_hi, 233.788020, 1e-5);
+    assert_near(c->tput / (2e9 / 183.466618), 1, 1e-8);
+    assert_near(c->tput_lo / (2e9 / 233.788020), 1, 1e-8);
 
     ch = &t.changes[0 * 2 + 1];
     assert_true(ch->have);
