@@ -251,14 +251,13 @@ static double cell_lognormal_mean(const double *x, size_t n, double mean)
     return exp(m + v / 2);
 }
 
-/* Runs of x[0..n) above RCUPROF_STALL_FACTOR times the median. */
-static size_t cell_stalls(const double *x, size_t n, double median)
+/* Runs of x[0..n) above RCUPROF_STALL_FACTOR times the fast reference,
+ * the ceil(n/4)-th fastest run; none when that is not above 0. */
+static void cell_stalls(rcuprof_cell *c, const double *x, size_t n)
 {
-    size_t i, k = 0;
-
-    for (i = 0; i < n && median > 0; i++)
-        k += x[i] > RCUPROF_STALL_FACTOR * median;
-    return k;
+    if (rcuprof_stats_stalls(x, n, RCUPROF_STALL_FACTOR, &c->n_stalls,
+                             &c->stall_ref) != RCUPROF_STATS_OK)
+        c->n_stalls = 0;
 }
 
 static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
@@ -300,7 +299,7 @@ static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
     } else {
         c->geomean = c->s.mean;     /* some value not above 0 */
     }
-    c->n_stalls = cell_stalls(x, n, c->s.median);
+    cell_stalls(c, x, n);
     /* Throughput as the cost: the geometric mean, its t interval on the
      * logs. */
     c->tput = c->tput_lo = c->tput_hi = NAN;
@@ -756,9 +755,10 @@ static void table_notes_rows(rcuprof_table *t)
 /*
  * Cells whose arithmetic mean lies outside the Cox interval of their
  * log-normal mean: one run far out (a stall, a preemption) pulls the
- * arithmetic mean past the interval; and
- * cells with stalls, runs above RCUPROF_STALL_FACTOR times the median, so
- * that a reader sees a tail and not only a wide interval.
+ * arithmetic mean past the interval; and cells with stalls, runs above
+ * RCUPROF_STALL_FACTOR times the cell's fast reference (the ceil(n/4)-th
+ * fastest run), so that a reader sees a tail and not only a wide
+ * interval.
  */
 static void table_notes_tails(rcuprof_table *t)
 {
@@ -772,9 +772,9 @@ static void table_notes_tails(rcuprof_table *t)
 
             cell_name(t, v, ti, nm, sizeof(nm));
             if (c->n_stalls > 0)
-                rcuprof_sb_printf(&st, "%s%s %zu of %zu (median %.1f)",
+                rcuprof_sb_printf(&st, "%s%s %zu of %zu (reference %.1f)",
                                   st.len ? ", " : "", nm, c->n_stalls, c->n,
-                                  c->s.median);
+                                  c->stall_ref);
             if (c->n < 2 || !isfinite(c->s.mean_lo) || !isfinite(c->s.mean_hi)
                 || (c->s.mean >= c->s.mean_lo && c->s.mean <= c->s.mean_hi))
                 continue;
@@ -784,7 +784,7 @@ static void table_notes_tails(rcuprof_table *t)
                               c->s.mean_lo, c->s.mean_hi, c->s.median);
         }
     if (st.len > 0)
-        note(t, "stalls (runs above %.0fx their cell's median; kept in the figures): %s",
+        note(t, "stalls (runs above %.0fx their cell's reference, its ceil(n/4)-th fastest run, so a cell where most runs stall still counts them; spread alone, log-normal of log SD 0.8, gives such a run in under 2.5%% of cells of 2 to 40 runs; kept in the figures): %s",
              RCUPROF_STALL_FACTOR, st.p);
     if (out.len > 0)
         note(t, "heavy tail: the arithmetic mean lies outside the Cox interval of the log-normal mean (CSV centre_ns, mean_lo_ns, mean_hi_ns; a few slow runs pull the arithmetic mean past it): %s",

@@ -329,7 +329,7 @@ int rcuprof_stats_mde_unpaired(double mean_a, double sd_a, size_t na,
                                double power, double *mde_pct);
 
 /* ---------------------------------------------------------------------- */
-/* 6. Outliers and noise                                                   */
+/* 6. Outliers, stalls and noise                                           */
 
 /*
  * Tukey's fences with k (1.5 is the classic): flags[i] = -1 below
@@ -357,6 +357,20 @@ int rcuprof_stats_modified_z(const double *x, size_t n, double threshold,
  * NULL or cv_max < 0.
  */
 int rcuprof_stats_noisy(const rcuprof_stats_summary *s, double cv_max);
+
+/*
+ * Stalls: values far above the fast ones.  The reference is the
+ * ceil(n/4)-th smallest value (the lower quartile as an order statistic,
+ * Hyndman & Fan type 1): at n = 2 the faster value, and a fast one as long
+ * as at least ceil(n/4) values are fast, so a majority of stalls (up to
+ * n - ceil(n/4)) is still counted.  A value above factor x reference is a
+ * stall; *count of them, *ref the reference (NAN on error).  factor > 1
+ * and finite; n >= 1 (ETOOFEW); a reference not above 0 is EDEGENERATE
+ * (count 0).  Which factor keeps plain log-normal spread from being
+ * flagged: analysis/README.md, section 6.
+ */
+int rcuprof_stats_stalls(const double *x, size_t n, double factor,
+                         size_t *count, double *ref);
 
 /* ---------------------------------------------------------------------- */
 /* 7. Universal Scalability Law                                            */

@@ -125,9 +125,12 @@ typedef struct rcuprof_cell_st {
      * n - 1); the one value when n == 1; the arithmetic mean when some
      * value is not above 0. */
     double lognormal_mean;
-    /* Runs above RCUPROF_STALL_FACTOR times the cell's median: a tail
-     * (a stalled or preempted run) rather than spread. */
+    /* Runs above RCUPROF_STALL_FACTOR times stall_ref, the cell's
+     * ceil(n/4)-th fastest run (rcuprof_stats_stalls): a stalled or
+     * preempted run rather than spread, counted even when most runs
+     * stall. */
     size_t n_stalls;
+    double stall_ref;
     /* ops_per_s on the same scale as the cost: the geometric mean of the
      * runs' throughput with Student's t interval on the logs
      * (rcuprof_stats_geomean).  For the wall metric exactly threads x 1e9
@@ -193,8 +196,11 @@ typedef struct rcuprof_change_st {
     int two_stage_na;
 } rcuprof_change;
 
-/* A run above this many times its cell's median is a stall. */
-# define RCUPROF_STALL_FACTOR 5.0
+/* A run above this many times its cell's fast reference, the ceil(n/4)-th
+ * fastest run (rcuprof_stats_stalls), is a stall.  Plain log-normal
+ * spread of log SD 0.8 flags 0.4% to 2.4% of cells of 2 to 40 runs
+ * (test_stats_desc, analysis/README.md section 6). */
+# define RCUPROF_STALL_FACTOR 25.0
 
 /* Fewest blocks (paired) or runs per side (unpaired) a row decides from:
  * the t test then has at least 2 degrees of freedom. */

@@ -367,6 +367,35 @@ int rcuprof_stats_modified_z(const double *x, size_t n, double threshold,
     return mad > 0.0 ? RCUPROF_STATS_OK : RCUPROF_STATS_EDEGENERATE;
 }
 
+int rcuprof_stats_stalls(const double *x, size_t n, double factor,
+                         size_t *count, double *ref)
+{
+    double *s, r;
+    size_t i, k = 0;
+
+    if (count != NULL)
+        *count = 0;
+    if (ref != NULL)
+        *ref = NAN;
+    if (x == NULL || count == NULL || !(factor > 1.0) || !isfinite(factor)
+        || !rcuprof_stats__all_finite(x, n))
+        return RCUPROF_STATS_EINVAL;
+    if (n == 0)
+        return RCUPROF_STATS_ETOOFEW;
+    if ((s = rcuprof_stats__sorted_copy(x, n)) == NULL)
+        return RCUPROF_STATS_ENOMEM;
+    r = s[(n + 3) / 4 - 1];
+    free(s);
+    if (ref != NULL)
+        *ref = r;
+    if (!(r > 0.0))
+        return RCUPROF_STATS_EDEGENERATE;
+    for (i = 0; i < n; i++)
+        k += x[i] > factor * r;
+    *count = k;
+    return RCUPROF_STATS_OK;
+}
+
 int rcuprof_stats_noisy(const rcuprof_stats_summary *s, double cv_max)
 {
     if (s == NULL || !(cv_max >= 0.0))

@@ -11,8 +11,12 @@
 #   tail:   39 runs at 100 ns and one at 3000: the cell prints the
 #           geometric mean, inside its interval; the arithmetic mean lies
 #           outside the Cox interval of the log-normal mean (CSV
-#           centre_ns) and a note says so, and the run above 5x the
-#           median is named as a stall.
+#           centre_ns) and a note says so, and the run above 25x the
+#           fast reference (the 10th fastest of 40) is named a stall;
+#   most:   5 runs of which 3 stall (50x): all 3 counted (the old rule,
+#           5x the median, counted none: the median was a stall), and
+#           2 runs of which one stalls: counted (the median rule could
+#           flag nothing at n = 2).
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 "$PY" - "$TMP" <<'PY' || fail "cannot write the synthetic files"
@@ -70,6 +74,9 @@ write("stall", {"base": [1000.0 + i for i in range(8)],
                 "cand": [1100.0 + i for i in range(8)]}, 8,
       rtt={"base": rb, "cand": rc})
 write("tail", {"base": [100.0] * 39 + [3000.0], "cand": [101.0] * 40}, 40)
+write("most", {"base": [100.0, 5000.0, 104.0, 6000.0, 7000.0],
+               "cand": [100.0, 102.0, 101.0, 99.0, 103.0]}, 5)
+write("two", {"base": [100.0, 4000.0], "cand": [100.0, 101.0]}, 2)
 PY
 "$RCUPROF" compare "$TMP/zero.jsonl" > "$TMP/zero.md" 2>&1 || fail "compare zero: $(cat "$TMP/zero.md")"
 grep -q "^| 1 | .* no decision (first stage without spread) |$" "$TMP/zero.md" \
@@ -93,8 +100,8 @@ PY
 "$RCUPROF" compare "$TMP/tail.jsonl" > "$TMP/tail.md" 2>&1 || fail "compare tail: $(cat "$TMP/tail.md")"
 grep -q "heavy tail: the arithmetic mean lies outside the Cox interval of the log-normal mean .*base@1 (arithmetic mean 172.5, interval \[[0-9.]*, [0-9.]*\], median 100.0)" "$TMP/tail.md" \
     && pass "a mean outside its interval is noted as a heavy tail" || fail "tail: $(grep -i tail "$TMP/tail.md")"
-grep -q "^- stalls (runs above 5x their cell's median; kept in the figures): base@1 1 of 40 (median 100.0)$" "$TMP/tail.md" \
-    && pass "the run at 30x the median is named a stall" || fail "tail: no stalls note: $(grep -i stall "$TMP/tail.md")"
+grep -q "^- stalls (runs above 25x their cell's reference, its ceil(n/4)-th fastest run, .*kept in the figures): base@1 1 of 40 (reference 100.0)$" "$TMP/tail.md" \
+    && pass "the run at 30x the fast reference is named a stall" || fail "tail: no stalls note: $(grep -i stall "$TMP/tail.md")"
 "$RCUPROF" compare "$TMP/tail.jsonl" --format csv > "$TMP/tail.csv" || fail "compare tail csv"
 "$PY" - "$TMP/tail.csv" "$TMP/tail.md" <<'PY' && pass "tail: the cell prints its geometric mean, inside its interval; CSV keeps the mean and the log-normal mean" || fail "tail: centre"
 import csv, re, sys
@@ -106,4 +113,10 @@ assert glo <= g <= ghi and abs(g - 100 * 30 ** (1 / 40)) < 1e-6, r
 row = next(l for l in open(sys.argv[2]) if l.startswith("| 1 |"))
 assert abs(float(row.split("|")[2]) - g) <= 0.051, (row, g)
 PY
+"$RCUPROF" compare "$TMP/most.jsonl" > "$TMP/most.md" 2>&1 || fail "compare most: $(cat "$TMP/most.md")"
+grep -q "^- stalls (.*): base@1 3 of 5 (reference 104.0)$" "$TMP/most.md" \
+    && pass "a cell where most runs stall counts them all" || fail "most: $(grep -i stall "$TMP/most.md")"
+"$RCUPROF" compare "$TMP/two.jsonl" > "$TMP/two.md" 2>&1 || fail "compare two: $(cat "$TMP/two.md")"
+grep -q "^- stalls (.*): base@1 1 of 2 (reference 100.0)$" "$TMP/two.md" \
+    && pass "a stall among 2 runs is counted" || fail "two: $(grep -i stall "$TMP/two.md")"
 finish

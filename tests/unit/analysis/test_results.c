@@ -800,12 +800,13 @@ static void test_table_states_too_few(void **state)
  *     it could (its floor 2/64 = 0.031): the note names a@1's row.
  *   threads 2, 5 blocks, the first five of the same ratios: Wilcoxon's
  *     floor is 0.0625, it can never reject, so no note; b's runs 100 101
- *     102 99 and 600 (above 5 x the median 101): one stall.
+ *     102 99 and 3000 (above 25 x the reference, the ceil(5/4) = 2nd
+ *     fastest run, 100): one stall.
  */
 static void test_table_tails_disagree(void **state)
 {
     static const double lr[] = { 0.10, 0.11, 0.12, 0.13, 0.105, -0.01 };
-    static const double b2[] = { 100, 101, 102, 99, 600 };
+    static const double b2[] = { 100, 101, 102, 99, 3000 };
     char err[512], *text = header_line("[\"a\",\"b\"]", 2);
     char *md, *csv;
     rcuprof_results rs;
@@ -837,17 +838,21 @@ static void test_table_tails_disagree(void **state)
         || strstr(md, "b@1 (t p ") == NULL
         || strstr(md, ", Wilcoxon p 0.0625)") == NULL
         || strstr(md, "b@2 (t p ") != NULL
-        || strstr(md, "- stalls (runs above 5x their cell's median; kept in the figures): b@2 1 of 5 (median 101.0)\n") == NULL)
+        || strstr(md, "- stalls (runs above 25x their cell's reference, its ceil(n/4)-th fastest run, ") == NULL
+        || strstr(md, "kept in the figures): b@2 1 of 5 (reference 100.0)\n") == NULL)
         fail_msg("markdown:\n%s", md);
     free(md);
     csv = rcuprof_table_csv(&t);
     assert_non_null(csv);
-    assert_non_null(strstr(csv, ",noisy,outliers,stalls,ops_per_s,"));
+    assert_non_null(strstr(csv, ",noisy,outliers,stalls,stall_ref_ns,ops_per_s,"));
     free(csv);
     j = rcuprof_table_json(&t, &rs);
     cell = json_object_get(json_object_get(json_object_get(json_array_get(
         json_object_get(j, "rows"), 1), "cells"), "b"), "stalls");
     assert_int_equal(json_integer_value(cell), 1);
+    cell = json_object_get(json_object_get(json_object_get(json_array_get(
+        json_object_get(j, "rows"), 1), "cells"), "b"), "stall_ref");
+    assert_near(json_number_value(cell), 100, 1e-9);
     cell = json_object_get(json_object_get(json_object_get(json_array_get(
         json_object_get(j, "rows"), 1), "cells"), "b"), "centre");
     assert_near(json_number_value(cell), t.cells[3].lognormal_mean, 1e-9);

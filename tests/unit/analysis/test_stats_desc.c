@@ -453,6 +453,135 @@ static void test_geomean_small_n(void **state)
     assert_true(above_max > 0);
 }
 
+/*
+ * Stalls against the fast runs' reference, the ceil(n/4)-th smallest
+ * value (by hand per row), factor 25 (RCUPROF_STALL_FACTOR's value).
+ */
+static void test_stalls(void **state)
+{
+    static const struct {
+        int line;
+        size_t n;
+        double x[8];
+        size_t want;
+        double ref;
+    } rows[] = {
+        /* n = 1: the run is its own reference */
+        { __LINE__, 1, { 100 }, 0, 100 },
+        /* n = 2: the faster run is the reference; 30x is a stall, 20x
+         * not (the median rule could flag nothing at n = 2: the median
+         * is the mean of the two) */
+        { __LINE__, 2, { 3000, 100 }, 1, 100 },
+        { __LINE__, 2, { 100, 2000 }, 0, 100 },
+        /* n = 4: ceil(4/4) = 1, the fastest; three stalls of four */
+        { __LINE__, 4, { 7000, 100, 5000, 6000 }, 3, 100 },
+        /* n = 5: x(2); a majority, 3 of 5, stall (the median, 5000, is a
+         * stall itself: 5 x the median flagged none) */
+        { __LINE__, 5, { 5000, 100, 6000, 105, 7000 }, 3, 105 },
+        /* 4 of 5 is beyond the reference: the reference is a stall */
+        { __LINE__, 5, { 5000, 100, 6000, 5500, 7000 }, 0, 5000 },
+        /* n = 8: x(2) = 2; 50 = 25 x 2 is not above it, 50.1 is */
+        { __LINE__, 8, { 1, 2.5, 3, 2, 4, 50, 50.1, 1000 }, 2, 2 },
+    };
+    size_t i, k;
+    double ref;
+
+    (void)state;
+    for (i = 0; i < NELEM(rows); i++) {
+        CHECK_INT(rows[i].line, rcuprof_stats_stalls(rows[i].x, rows[i].n,
+                                                     25, &k, &ref), 0);
+        CHECK_INT(rows[i].line, k, rows[i].want);
+        CHECK_NEAR(rows[i].line, ref, rows[i].ref, 0);
+    }
+    CHECK_INT(__LINE__, rcuprof_stats_stalls(rows[0].x, 0, 25, &k, &ref),
+              RCUPROF_STATS_ETOOFEW);
+    CHECK_INT(__LINE__, rcuprof_stats_stalls(rows[0].x, 1, 1, &k, &ref),
+              RCUPROF_STATS_EINVAL);
+    CHECK_INT(__LINE__, rcuprof_stats_stalls(rows[0].x, 1, INFINITY, &k,
+                                             &ref), RCUPROF_STATS_EINVAL);
+    CHECK_INT(__LINE__, rcuprof_stats_stalls(NULL, 1, 25, &k, &ref),
+              RCUPROF_STATS_EINVAL);
+    CHECK_INT(__LINE__, rcuprof_stats_stalls(rows[0].x, 1, 25, NULL, &ref),
+              RCUPROF_STATS_EINVAL);
+    {
+        static const double z[] = { 0, 0, 5, 9 };
+
+        CHECK_INT(__LINE__, rcuprof_stats_stalls(z, 4, 25, &k, &ref),
+                  RCUPROF_STATS_EDEGENERATE);
+        CHECK_INT(__LINE__, k, 0);
+    }
+    CHECK_INT(__LINE__, rcuprof_stats_stalls(rows[0].x, 1, 25, &k, NULL), 0);
+}
+
+/* The 5x-the-median rule the reference replaced, for comparison. */
+static size_t stalls_by_median(const double *x, size_t n)
+{
+    double med;
+    size_t i, k = 0;
+
+    rcuprof_stats_quantile(x, n, 0.5, &med);
+    for (i = 0; i < n; i++)
+        k += x[i] > 5 * med;
+    return k;
+}
+
+/*
+ * The factor, by simulation (fixed seed).  Plain log-normal spread of log
+ * SD 0.8, wider than any cell of the case study but one, in cells of the
+ * sizes sweeps use (2 to 40 runs, 4000 cells each): the share of cells
+ * with a run flagged is reported and must stay under 3% (by the
+ * simulation behind the factor, 0.4% to 2.4%).  The 5x-the-median rule
+ * flagged such cells far more often at 40 runs.  Then cells where a
+ * majority of runs stall (60%, at 50 to 150 times a fast level of log SD
+ * 0.3): every stall is counted in at least 99% of them, where the median
+ * rule counted none (the median is a stall).
+ */
+static void test_stalls_simulated(void **state)
+{
+    static const size_t sizes[] = { 2, 3, 5, 8, 12, 20, 40 };
+    uint64_t seed = 4242;
+    size_t si, cell, i, k;
+    double x[40], ref;
+
+    (void)state;
+    for (si = 0; si < NELEM(sizes); si++) {
+        size_t n = sizes[si], flagged = 0, old = 0, all = 0, old_all = 0;
+
+        for (cell = 0; cell < 4000; cell++) {
+            for (i = 0; i < n; i++)
+                x[i] = 1000 * exp(0.8 * stats_test_norm(&seed));
+            assert_int_equal(rcuprof_stats_stalls(x, n, 25, &k, &ref), 0);
+            flagged += k > 0;
+            old += stalls_by_median(x, n) > 0;
+        }
+        for (cell = 0; cell < 1000 && n >= 5; cell++) {
+            size_t stalls = (3 * n + 4) / 5;    /* 60%, rounded up */
+
+            for (i = 0; i < n; i++)
+                x[i] = i < stalls
+                       ? 1000 * (50 + 100 * stats_test_unif(&seed))
+                       : 1000 * exp(0.3 * stats_test_norm(&seed));
+            assert_int_equal(rcuprof_stats_stalls(x, n, 25, &k, &ref), 0);
+            all += k == stalls;
+            old_all += stalls_by_median(x, n) == stalls;
+        }
+        print_message("stalls, %2zu runs: plain spread (log SD 0.8) flagged "
+                      "in %5.2f%% of cells (5x the median: %5.2f%%)", n,
+                      100.0 * flagged / 4000, 100.0 * old / 4000);
+        if (n >= 5)
+            print_message("; a 60%% majority of stalls all counted in %zu "
+                          "of 1000 cells (5x the median: %zu)", all,
+                          old_all);
+        print_message("\n");
+        if (flagged >= 120)
+            fail_msg("%zu runs: %zu of 4000 plain cells flagged", n,
+                     flagged);
+        if (n >= 5 && (all < 990 || old_all > 0))
+            fail_msg("%zu runs: majority cells counted whole in %zu "
+                     "(median rule %zu)", n, all, old_all);
+    }
+}
+
 static void test_strerror(void **state)
 {
     int codes[] = { RCUPROF_STATS_OK, RCUPROF_STATS_EINVAL,
@@ -484,6 +613,8 @@ int main(void)
         cmocka_unit_test(test_noisy),
         cmocka_unit_test(test_geomean),
         cmocka_unit_test(test_geomean_small_n),
+        cmocka_unit_test(test_stalls),
+        cmocka_unit_test(test_stalls_simulated),
         cmocka_unit_test(test_strerror),
     };
 
