@@ -753,9 +753,11 @@ static void table_notes_rows(rcuprof_table *t)
 }
 
 /*
- * Cells whose arithmetic mean lies outside the Cox interval of their
- * log-normal mean: one run far out (a stall, a preemption) pulls the
- * arithmetic mean past the interval; and cells with stalls, runs above
+ * Cells whose printed centre, the geometric mean, lies outside the
+ * distribution-free 95% interval of their median (from 6 runs): a few
+ * runs far from the rest pull the geometric mean away from the typical
+ * run (log-normal runs alone do it in under 0.1% of cells: the two
+ * estimate the same point); and cells with stalls, runs above
  * RCUPROF_STALL_FACTOR times the cell's fast reference (the ceil(n/4)-th
  * fastest run), so that a reader sees a tail and not only a wide
  * interval.
@@ -775,19 +777,24 @@ static void table_notes_tails(rcuprof_table *t)
                 rcuprof_sb_printf(&st, "%s%s %zu of %zu (reference %.1f)",
                                   st.len ? ", " : "", nm, c->n_stalls, c->n,
                                   c->stall_ref);
-            if (c->n < 2 || !isfinite(c->s.mean_lo) || !isfinite(c->s.mean_hi)
-                || (c->s.mean >= c->s.mean_lo && c->s.mean <= c->s.mean_hi))
+            /* exp(mean ln x) of equal values can differ from them in the
+             * last bit: a relative 1e-9 is inside. */
+            if (c->n == 0 || !isfinite(c->s.median_lo)
+                || !isfinite(c->s.median_hi)
+                || (c->geomean >= c->s.median_lo * (1 - 1e-9)
+                    && c->geomean <= c->s.median_hi * (1 + 1e-9)))
                 continue;
-            rcuprof_sb_printf(&out, "%s%s (arithmetic mean %.1f, interval "
-                              "[%.1f, %.1f], median %.1f)",
-                              out.len ? ", " : "", nm, c->s.mean,
-                              c->s.mean_lo, c->s.mean_hi, c->s.median);
+            rcuprof_sb_printf(&out, "%s%s (geometric mean %.1f, median "
+                              "%.1f [%.1f, %.1f])", out.len ? ", " : "", nm,
+                              c->geomean, c->s.median, c->s.median_lo,
+                              c->s.median_hi);
         }
     if (st.len > 0)
         note(t, "stalls (runs above %.0fx their cell's reference, its ceil(n/4)-th fastest run, so a cell where most runs stall still counts them; spread alone, log-normal of log SD 0.8, gives such a run in under 2.5%% of cells of 2 to 40 runs; kept in the figures): %s",
              RCUPROF_STALL_FACTOR, st.p);
     if (out.len > 0)
-        note(t, "heavy tail: the arithmetic mean lies outside the Cox interval of the log-normal mean (CSV centre_ns, mean_lo_ns, mean_hi_ns; a few slow runs pull the arithmetic mean past it): %s",
+        note(t, "heavy tail: the printed figure, the geometric mean, lies outside the %.0f%% interval of the cell's median (distribution-free, from 6 runs), so a few runs far from the rest pull it away from the typical run; the median is the figure to read: %s",
+             100 * t->level,
              out.p);
     free(out.p);
     free(st.p);

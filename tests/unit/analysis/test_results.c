@@ -996,6 +996,70 @@ static void test_coherent_rows(void **state)
     assert_true(sig > 5 && sig < agree - 5);
 }
 
+/* 1 when the table's notes have one that starts with prefix. */
+static int has_note(const rcuprof_table *t, const char *prefix)
+{
+    size_t i;
+    json_t *n;
+
+    json_array_foreach(t->notes, i, n)
+        if (strncmp(json_string_value(n), prefix, strlen(prefix)) == 0)
+            return 1;
+    return 0;
+}
+
+/*
+ * The heavy-tail note compares the printed figure, the geometric mean,
+ * with the median's distribution-free interval.  Base: 11 runs at 100
+ * to 110 ns and one stall of 4000: the geometric mean, (100 x 101 x ...
+ * x 110 x 4000)^(1/12) = 142.2, lies above the median's interval
+ * x(3)..x(10) = [102, 109] (median 105.5): named.  cand without a tail: not named.  Then 300 seeded tables of two
+ * log-normal cells of 12 runs at log SD 0.8: the geometric mean and the
+ * median estimate the same point, and the note fires in under 1% of
+ * cells (by simulation 0.03%).
+ */
+static void test_heavy_tail(void **state)
+{
+    double a[12], b[12];
+    uint64_t st = 1819;
+    size_t i, trial, noted = 0;
+    rcuprof_results rs;
+    rcuprof_table t;
+    char *md, name[32];
+
+    (void)state;
+    for (i = 0; i < 12; i++) {
+        a[i] = i < 11 ? 100 + (double)i : 4000;
+        b[i] = 100 + (double)((i * 7) % 12);
+    }
+    table_of(a, b, 12, "tail12", &rs, &t);
+    assert_true(t.cells[0].geomean > t.cells[0].s.median_hi);
+    md = rcuprof_table_markdown(&t);
+    assert_non_null(md);
+    if (strstr(md, "- heavy tail: the printed figure, the geometric mean, "
+                   "lies outside the 95% interval of the cell's median") == NULL
+        || strstr(md, ": base@1 (geometric mean 142.2, median 105.5 [102.0, 109.0])\n") == NULL
+        || strstr(md, "cand@1 (geometric mean") != NULL)
+        fail_msg("markdown:\n%s", md);
+    free(md);
+    rcuprof_table_free(&t);
+    rcuprof_results_free(&rs);
+    for (trial = 0; trial < 300; trial++) {
+        for (i = 0; i < 12; i++) {
+            a[i] = 1000 * exp(0.8 * stats_test_norm(&st));
+            b[i] = 1000 * exp(0.8 * stats_test_norm(&st));
+        }
+        snprintf(name, sizeof(name), "lognormal%zu", trial);
+        table_of(a, b, 12, name, &rs, &t);
+        noted += has_note(&t, "heavy tail:");
+        rcuprof_table_free(&t);
+        rcuprof_results_free(&rs);
+    }
+    print_message("heavy-tail note in %zu of 300 tables of log-normal "
+                  "cells\n", noted);
+    assert_true(noted <= 3);
+}
+
 /*
  * Issue 19: --reps 2.  Two blocks of a widely spread cell (1000, 5000 ns)
  * and a +34.7% change.  Student's interval of the mean went negative
@@ -1068,6 +1132,7 @@ int main(void)
         cmocka_unit_test(test_table_needs_two),
         cmocka_unit_test(test_coherent_n5),
         cmocka_unit_test(test_coherent_rows),
+        cmocka_unit_test(test_heavy_tail),
         cmocka_unit_test(test_too_few),
     };
 
