@@ -34,6 +34,9 @@
  * runs (of those with a known state) are this far apart in total
  * variation distance, half the sum of the absolute differences. */
 #define STATE_MIX_DIFF 0.25
+/* The t test and the rank test disagree when one p is below alpha and
+ * the other above this many times alpha. */
+#define DISAGREE_GAP 2.0
 
 const char *rcuprof_metric_name(int metric)
 {
@@ -682,19 +685,26 @@ static void table_tests(rcuprof_table *t, struct build *b)
 }
 
 /*
- * 1 when the row's primary t test and its rank test (Wilcoxon paired,
- * Mann-Whitney unpaired) fall on different sides of alpha, raw p against
- * raw p, at an n where the rank test can reject at all (its smallest
- * attainable p below alpha: from 6 blocks for Wilcoxon).
+ * 1 when the row's t test and the rank test on the same data (Wilcoxon
+ * signed-rank on the per-block log ratios when paired, Mann-Whitney on
+ * the runs unpaired) clearly disagree, raw p against raw p: one below
+ * alpha and the other above DISAGREE_GAP times alpha (0.048 against
+ * 0.052 is one answer on either side of a line, not a disagreement), at
+ * an n where the rank test can reject at all (its smallest attainable p
+ * below alpha: from 6 blocks for Wilcoxon).  An adaptive row is never
+ * compared: its p is Stein's two-stage t, whose spread is the first
+ * stage's alone, and no rank test matches it (Wilcoxon over every block
+ * tests other data with another spread).
  */
 static int tests_disagree(const rcuprof_table *t, const rcuprof_change *c)
 {
     double rank = c->paired ? c->p_wilcoxon : c->p_mw;
 
-    if (!c->have || !isfinite(c->p) || !isfinite(rank)
-        || !(c->p_min_attainable < t->alpha))
+    if (!c->have || c->two_stage || c->two_stage_na || !isfinite(c->p)
+        || !isfinite(rank) || !(c->p_min_attainable < t->alpha))
         return 0;
-    return (c->p < t->alpha) != (rank < t->alpha);
+    return (c->p < t->alpha && rank > DISAGREE_GAP * t->alpha)
+           || (rank < t->alpha && c->p > DISAGREE_GAP * t->alpha);
 }
 
 /* Rows a reader could misread: too few runs to decide, intervals that
@@ -729,9 +739,11 @@ static void table_notes_rows(rcuprof_table *t)
                 rcuprof_sb_printf(&holm, "%s%s (p %.3g, Holm %.3g)",
                                   holm.len ? ", " : "", nm, c->p, c->p_holm);
             if (!c->too_few && tests_disagree(t, c))
-                rcuprof_sb_printf(&disagree, "%s%s (t p %.3g, %s p %.3g)",
-                                  disagree.len ? ", " : "", nm, c->p,
-                                  c->paired ? "Wilcoxon" : "Mann-Whitney",
+                rcuprof_sb_printf(&disagree, "%s%s (%s p %.3g, %s p %.3g)",
+                                  disagree.len ? ", " : "", nm,
+                                  c->paired ? "paired t" : "Welch t",
+                                  c->p, c->paired ? "Wilcoxon signed-rank"
+                                                  : "Mann-Whitney",
                                   c->paired ? c->p_wilcoxon : c->p_mw);
         }
     if (few.len > 0)
@@ -744,8 +756,8 @@ static void table_notes_rows(rcuprof_table *t)
         note(t, "adaptive rows that decide nothing: their first stage has under 2 pairs or no spread (every ratio equal), so Stein's two-stage interval does not apply, and the paired t over the added blocks would be the naive optional-stopping test (the figures shown are that test's, for reading only): %s",
              stage.p);
     if (disagree.len > 0)
-        note(t, "tests disagree at %g: the row's t test on the logs (which decides) and its rank test (Wilcoxon signed-rank on the same log ratios; Mann-Whitney when unpaired), at an n where the rank test can reject, one rejecting and the other not: a few blocks far out, or a skew the t test's normal logs do not fit; read the per-block ratios before trusting the row: %s",
-             t->alpha, disagree.p);
+        note(t, "tests disagree (one p below %g, the other above %g): the row's t test on the logs (which decides; paired t on the per-block log ratios, Welch t on the runs' logs when unpaired) against the rank test on the same data (Wilcoxon signed-rank on the same log ratios; Mann-Whitney on the same runs), at an n where the rank test can reject (adaptive rows, whose p is Stein's two-stage t, are not compared); such a row has a few blocks far out, or a skew the t test's normal logs do not fit: read its per-block ratios before trusting it: %s",
+             t->alpha, DISAGREE_GAP * t->alpha, disagree.p);
     free(few.p);
     free(holm.p);
     free(stage.p);
@@ -880,7 +892,7 @@ static void table_notes(rcuprof_table *t, const rcuprof_results *rs,
     for (i = 0; i < rs->nfiles && !isfinite(t->target_mde_pct); i++)
         t->target_mde_pct = rcuprof_results_target_mde(rs, i);
     if (isfinite(t->target_mde_pct))
-        note(t, "adaptive sweep (target MDE %.3g%%): blocks were added after the first stage until every MDE reached the target or the time ran out; %zu row(s) use Stein's two-stage t (the spread of the first-stage blocks only), which stays valid whatever number of blocks that spread chose (docs/methodology.md)",
+        note(t, "adaptive sweep (target MDE %.3g%%): blocks were added after the first stage until every MDE reached the target or the time ran out; %zu row(s) use Stein's two-stage t (the spread of the first-stage blocks only), which stays valid whatever number of blocks that spread chose (docs/methodology.md); no rank test matches that p (the Wilcoxon column ranks every block), so these rows get no \"tests disagree\" check",
              t->target_mde_pct, t->n_two_stage);
     if (b->unpaired > 0)
         note(t, "%zu row(s) have no common blocks: change from the geometric means with Welch's t on the logs (interval and p)",

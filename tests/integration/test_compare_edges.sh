@@ -14,6 +14,10 @@
 #           CSV keeps the arithmetic mean and the log-normal mean
 #           (centre_ns) with its Cox interval; the run above 25x the
 #           fast reference (the 10th fastest of 40) is named a stall;
+#   stein:  an adaptive file (3 first-stage blocks, 5 added) whose
+#           two-stage p is tiny while Wilcoxon over all 8 blocks is
+#           0.109: no "tests disagree" note (the two tests see other
+#           spreads; the rule before the second review named the row);
 #   most:   5 runs of which 3 stall (50x): all 3 counted (the old rule,
 #           5x the median, counted none: the median was a stall), and
 #           2 runs of which one stalls: counted (the median rule could
@@ -75,6 +79,9 @@ write("stall", {"base": [1000.0 + i for i in range(8)],
                 "cand": [1100.0 + i for i in range(8)]}, 8,
       rtt={"base": rb, "cand": rc})
 write("tail", {"base": [100.0] * 39 + [3000.0], "cand": [101.0] * 40}, 40)
+lr = [0.30, 0.31, 0.32, 0.305, 0.315, -0.01, -0.02, -0.03]
+write("stein", {"base": [1000.0] * 8,
+                "cand": [1000.0 * math.exp(r) for r in lr]}, 3, 10)
 write("most", {"base": [100.0, 5000.0, 104.0, 6000.0, 7000.0],
                "cand": [100.0, 102.0, 101.0, 99.0, 103.0]}, 5)
 write("two", {"base": [100.0, 4000.0], "cand": [100.0, 101.0]}, 2)
@@ -114,6 +121,16 @@ assert lo <= c <= hi and not lo <= m <= hi and r["stalls"] == "1", r
 assert glo <= g <= ghi and abs(g - 100 * 30 ** (1 / 40)) < 1e-6, r
 row = next(l for l in open(sys.argv[2]) if l.startswith("| 1 |"))
 assert abs(float(row.split("|")[2]) - g) <= 0.051, (row, g)
+PY
+"$RCUPROF" compare "$TMP/stein.jsonl" --format json --out "$TMP/stein.json" || fail "compare stein"
+"$PY" - "$TMP/stein.json" <<'PY' && pass "adaptive row: Stein's p and Wilcoxon over every block are not set against each other" || fail "stein: $(head -c 2000 "$TMP/stein.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ch = d["rows"][0]["changes"]["cand"]
+assert ch["p"] < 0.05 and ch["p_wilcoxon"] > 0.1 and ch["p_min_attainable"] < 0.05, ch
+assert not any(n.startswith("tests disagree") for n in d["notes"]), d["notes"]
+assert any(n.startswith("adaptive sweep") and 'no "tests disagree" check' in n
+           for n in d["notes"]), d["notes"]
 PY
 "$RCUPROF" compare "$TMP/most.jsonl" > "$TMP/most.md" 2>&1 || fail "compare most: $(cat "$TMP/most.md")"
 grep -q "^- stalls (.*): base@1 3 of 5 (reference 104.0)$" "$TMP/most.md" \

@@ -791,21 +791,26 @@ static void test_table_states_too_few(void **state)
 }
 
 /*
- * Tails and tests that disagree (issue 18's review):
- *   threads 1, 6 blocks: a 100 + block, b = a exp(r) with log ratios
- *     0.10 0.11 0.12 0.13 0.105 -0.01 (distinct: the exact test): the
- *     paired t test rejects (mean 0.0925, sd 0.0514, t 4.41, 5 df, p
- *     about 0.007), Wilcoxon
- *     does not (V = 20 of 21, exact p = 2 x 2/64 = 0.0625) at an n where
- *     it could (its floor 2/64 = 0.031): the note names a@1's row.
- *   threads 2, 5 blocks, the first five of the same ratios: Wilcoxon's
- *     floor is 0.0625, it can never reject, so no note; b's runs 100 101
- *     102 99 and 3000 (above 25 x the reference, the ceil(5/4) = 2nd
- *     fastest run, 100): one stall.
+ * Tails and tests that disagree (issue 18's reviews), a = 100 + block, b
+ * = a exp(r) (reference_values.py: one_sample_t, signed_rank_brute):
+ *   threads 1, 6 blocks, log ratios 0.30 0.31 0.32 0.29 -0.01 -0.02
+ *     (distinct: the exact test): the paired t test rejects (mean
+ *     0.19833, sd 0.16558, t 2.934, 5 df, p 0.03248), Wilcoxon does not
+ *     by far (V = 18 of 21, exact p = 2 x 5/64 = 0.15625, above 2 x 0.05)
+ *     at an n where it could (its floor 2/64 = 0.031): the note names b@1
+ *     and says which tests it compares.
+ *   threads 2, 5 blocks: Wilcoxon's floor is 0.0625, it can never reject,
+ *     so no note; b's runs 100 101 102 99 and 3000 (above 25 x the
+ *     reference, the ceil(5/4) = 2nd fastest run, 100): one stall.
+ *   threads 4, 6 blocks, log ratios 0.10 0.11 0.12 0.13 0.105 -0.01: t p
+ *     0.00694, Wilcoxon p 2 x 2/64 = 0.0625, between 0.05 and 0.1: the
+ *     two p lie either side of 0.05 but not far apart, no note (the rule
+ *     before the second review named it).
  */
 static void test_table_tails_disagree(void **state)
 {
-    static const double lr[] = { 0.10, 0.11, 0.12, 0.13, 0.105, -0.01 };
+    static const double lr[] = { 0.30, 0.31, 0.32, 0.29, -0.01, -0.02 };
+    static const double lr4[] = { 0.10, 0.11, 0.12, 0.13, 0.105, -0.01 };
     static const double b2[] = { 100, 101, 102, 99, 3000 };
     char err[512], *text = header_line("[\"a\",\"b\"]", 2);
     char *md, *csv;
@@ -818,6 +823,8 @@ static void test_table_tails_disagree(void **state)
     for (k = 0; k < 6; k++) {
         add_point(&text, "a", k, 1, "ok", 100 + k);
         add_point(&text, "b", k, 1, "ok", (100 + k) * exp(lr[k]));
+        add_point(&text, "a", k, 4, "ok", 100 + k);
+        add_point(&text, "b", k, 4, "ok", (100 + k) * exp(lr4[k]));
         if (k < 5) {
             add_point(&text, "a", k, 2, "ok", 100 + k);
             add_point(&text, "b", k, 2, "ok", b2[k]);
@@ -826,18 +833,23 @@ static void test_table_tails_disagree(void **state)
     read_text(&rs, "tails", text);
     assert_int_equal(rcuprof_table_build(&rs, NULL, RCUPROF_METRIC_WALL, &t,
                                          err, sizeof(err)), 0);
-    assert_true(t.changes[1].p < 0.05);
-    assert_near(t.changes[1].p_wilcoxon, 0.0625, 1e-12);
+    assert_near(t.changes[1].p, 0.03248074, 1e-7);
+    assert_near(t.changes[1].p_wilcoxon, 0.15625, 1e-12);
+    assert_near(t.changes[5].p, 0.00694455, 1e-7);
+    assert_near(t.changes[5].p_wilcoxon, 0.0625, 1e-12);
     assert_int_equal(t.cells[3].n_stalls, 1);
     assert_int_equal(t.cells[1].n_stalls, 0);
     assert_true(t.cells[3].geomean >= t.cells[3].geomean_lo
                 && t.cells[3].geomean <= t.cells[3].geomean_hi);
     md = rcuprof_table_markdown(&t);
     assert_non_null(md);
-    if (strstr(md, "- tests disagree at 0.05: ") == NULL
-        || strstr(md, "b@1 (t p ") == NULL
-        || strstr(md, ", Wilcoxon p 0.0625)") == NULL
-        || strstr(md, "b@2 (t p ") != NULL
+    if (strstr(md, "- tests disagree (one p below 0.05, the other above "
+                   "0.1): the row's t test on the logs") == NULL
+        || strstr(md, "read its per-block ratios before trusting it: b@1 "
+                      "(paired t p 0.0325, Wilcoxon signed-rank p 0.156)\n")
+           == NULL
+        || strstr(md, "b@2 (paired t") != NULL
+        || strstr(md, "b@4 (paired t") != NULL
         || strstr(md, "- stalls (runs above 25x their cell's reference, its ceil(n/4)-th fastest run, ") == NULL
         || strstr(md, "kept in the figures): b@2 1 of 5 (reference 100.0)\n") == NULL)
         fail_msg("markdown:\n%s", md);
