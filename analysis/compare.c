@@ -980,15 +980,20 @@ static void table_state_notes(rcuprof_table *t, const rcuprof_results *rs,
         else
             snprintf(costs, sizeof(costs), "the sampler's cost was not "
                      "recorded");
-        if (sp->n == 0)
+        if (sp->n == 0 && sp->n_stalled == 0)
             note(t, "machine state unknown%s%s: no round trip sampled inside the window (results written before the sampler, or --rtt off)",
                  rs->nfiles > 1 ? " in " : "",
                  rs->nfiles > 1 ? rs->files[i].path : "");
-        else if (sp->too_few)
+        else if (sp->too_few && sp->n_stalled == 0)
             note(t, "machine state unknown%s%s: only %zu round-trip samples inside the windows, under the %d a split into fast and slow needs (Otsu's cut splits a few samples of one state by chance: docs/methodology.md); %s",
                  rs->nfiles > 1 ? " in " : "",
                  rs->nfiles > 1 ? rs->files[i].path : "", sp->n,
                  RCUPROF_STATE_MIN_SAMPLES, costs);
+        else if (sp->too_few)
+            note(t, "machine state%s%s: only %zu round-trip samples inside the windows, under the %d a split into fast and slow needs (docs/methodology.md), and %zu that stalled (null samples, the slow state itself): a run whose every sample stalled is slow, every other run unknown; %s",
+                 rs->nfiles > 1 ? " in " : "",
+                 rs->nfiles > 1 ? rs->files[i].path : "", sp->n,
+                 RCUPROF_STATE_MIN_SAMPLES, sp->n_stalled, costs);
         else if (!sp->two)
             note(t, "machine state%s%s: one cluster over %zu round-trip samples (median %.0f ns): every run fast unless a burst stalled (a null sample counts as slow); %s",
                  rs->nfiles > 1 ? " in " : "",

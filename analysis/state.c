@@ -131,7 +131,15 @@ int rcuprof_state_of_run(const rcuprof_state_split *s, const double *ns,
 {
     size_t i, slow = stalled;
 
-    if (n + stalled == 0 || s->too_few)
+    if (n + stalled == 0)
+        return RCUPROF_STATE_UNKNOWN;
+    /* Every sample a stall: slow whatever was learned, since a stall is
+     * the slow state itself and needs no threshold to be read. */
+    if (n == 0)
+        return RCUPROF_STATE_SLOW;
+    /* Samples the file had too few to place: even beside a stall the run
+     * is slow or mixed, and which is not known. */
+    if (s->too_few)
         return RCUPROF_STATE_UNKNOWN;
     for (i = 0; i < n; i++)
         slow += rcuprof_state_of_sample(s, ns[i]) == RCUPROF_STATE_SLOW;

@@ -27,9 +27,12 @@
  *    states are relative to the sweep: it showed no slow state).
  *  - A sample above the threshold is slow, else fast.  A run is fast when
  *    all its samples are fast, slow when all are slow, mixed otherwise
- *    (a null sample, a stalled burst, counts as slow), unknown without
- *    samples or when the file had too few to learn from (results written before the sampler, --rtt
- *    off, fewer than 2 CPUs).
+ *    (a null sample, a stalled burst, counts as slow, whatever the
+ *    split); unknown without samples (results written before the
+ *    sampler, --rtt off, fewer than 2 CPUs), or when the file had too few
+ *    to learn from and the run has a sample that did not stall (it is
+ *    then slow or mixed, or fast, and which is not known).  A run whose
+ *    every sample stalled is slow even then: that needs no threshold.
  */
 #ifndef RCUPROF_STATE_H
 # define RCUPROF_STATE_H
@@ -53,6 +56,9 @@ typedef struct rcuprof_state_split_st {
     double separation;          /* share of the log variance the split
                                  * explains; NAN below MIN_SAMPLES */
     size_t n_fast, n_slow;      /* samples on each side */
+    size_t n_stalled;           /* null samples of the file's runs (not
+                                 * learned from: each is slow); set by
+                                 * results.c */
 } rcuprof_state_split;
 
 /* "unknown", "fast", "slow", "mixed"; -1 from _parse otherwise. */
@@ -73,7 +79,9 @@ int rcuprof_state_of_sample(const rcuprof_state_split *s, double ns);
  * the sampler gave up on: the pair could not get its CPUs in time, or its
  * round trips ran far beyond the budget, which is the preempted-vCPU state
  * itself): each stalled sample counts as slow.  Fast, slow, mixed;
- * unknown if the run has no sample at all or the split is too_few.
+ * slow when every sample stalled, whatever the split (even too_few);
+ * unknown if the run has no sample at all, or has one that did not stall
+ * while the split is too_few.
  */
 int rcuprof_state_of_run(const rcuprof_state_split *s, const double *ns,
                          size_t n, size_t stalled);

@@ -13,8 +13,9 @@ static json_t *jnum(double x)
 /* A file's machine-state split (analysis/state.h). */
 static json_t *state_json(const rcuprof_state_split *sp)
 {
-    return json_pack("{s:I, s:i, s:o, s:o, s:o, s:o, s:I, s:I}",
+    return json_pack("{s:I, s:I, s:i, s:o, s:o, s:o, s:o, s:I, s:I}",
                      "samples", (json_int_t)sp->n,
+                     "stalled_samples", (json_int_t)sp->n_stalled,
                      "clusters", sp->n == 0 || sp->too_few ? 0 : sp->two ? 2 : 1,
                      "threshold_ns", jnum(sp->threshold_ns),
                      "fast_ns", jnum(sp->fast_ns),

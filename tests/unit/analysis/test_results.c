@@ -791,6 +791,60 @@ static void test_table_states_too_few(void **state)
 }
 
 /*
+ * A file where most runs' samples all stalled (null: the sampler gave up,
+ * the slow state itself) and one run has 3 ordinary samples: nothing to
+ * learn a split from (3 samples), yet the stalled runs are slow, not
+ * unknown; the run with ordinary samples stays unknown.  The note says
+ * both, and the JSON counts the stalled samples.
+ */
+static void test_table_states_all_stalled(void **state)
+{
+    static const char *const rtt[] = { "[null,null,null]", "[null,null]",
+                                       "[80,82,81]", "[null,null,null]" };
+    char err[512], *text = header_line("[\"a\",\"b\"]", 2), *md;
+    rcuprof_results rs;
+    rcuprof_table t;
+    json_t *j;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < 4; i++)
+        add_point_rtt(&text, i % 2 ? "b" : "a", (unsigned)i / 2, 2,
+                      100 + (double)i, rtt[i]);
+    read_text(&rs, "states-stalled", text);
+    assert_int_equal(rs.files[0].state.n, 3);
+    assert_int_equal(rs.files[0].state.n_stalled, 8);
+    assert_int_equal(rs.files[0].state.too_few, 1);
+    CHECK_INT(__LINE__, rs.points[0].result.state, RCUPROF_STATE_SLOW);
+    CHECK_INT(__LINE__, rs.points[1].result.state, RCUPROF_STATE_SLOW);
+    CHECK_INT(__LINE__, rs.points[2].result.state, RCUPROF_STATE_UNKNOWN);
+    CHECK_INT(__LINE__, rs.points[3].result.state, RCUPROF_STATE_SLOW);
+    assert_int_equal(rcuprof_table_build(&rs, NULL, RCUPROF_METRIC_WALL, &t,
+                                         err, sizeof(err)), 0);
+    assert_int_equal(t.cells[0].states[RCUPROF_STATE_SLOW], 1);
+    assert_int_equal(t.cells[0].states[RCUPROF_STATE_UNKNOWN], 1);
+    assert_int_equal(t.cells[1].states[RCUPROF_STATE_SLOW], 2);
+    md = rcuprof_table_markdown(&t);
+    assert_non_null(md);
+    if (strstr(md, "- machine state: only 3 round-trip samples inside the "
+                   "windows, under the 30 a split into fast and slow needs "
+                   "(docs/methodology.md), and 8 that stalled (null "
+                   "samples, the slow state itself): a run whose every "
+                   "sample stalled is slow, every other run unknown;")
+            == NULL
+        || strstr(md, "machine state unknown") != NULL)
+        fail_msg("markdown:\n%s", md);
+    free(md);
+    j = rcuprof_table_json(&t, &rs);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(
+        json_array_get(json_object_get(j, "files"), 0), "machine_state"),
+        "stalled_samples")), 8);
+    json_decref(j);
+    rcuprof_table_free(&t);
+    rcuprof_results_free(&rs);
+}
+
+/*
  * Tails and tests that disagree (issue 18's reviews), a = 100 + block, b
  * = a exp(r) (reference_values.py: one_sample_t, signed_rank_brute):
  *   threads 1, 6 blocks, log ratios 0.30 0.31 0.32 0.29 -0.01 -0.02
@@ -1140,6 +1194,7 @@ int main(void)
         cmocka_unit_test(test_change_resolved),
         cmocka_unit_test(test_table_states),
         cmocka_unit_test(test_table_states_too_few),
+        cmocka_unit_test(test_table_states_all_stalled),
         cmocka_unit_test(test_table_tails_disagree),
         cmocka_unit_test(test_table_needs_two),
         cmocka_unit_test(test_coherent_n5),

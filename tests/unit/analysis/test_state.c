@@ -169,13 +169,22 @@ static void test_run(void **state)
         { __LINE__, 0, 0, { 0 }, 0, RCUPROF_STATE_UNKNOWN },
         /* ... but a stall is slow whatever the split. */
         { __LINE__, 0, 2, { 80, 82 }, 1, RCUPROF_STATE_MIXED },
-        /* Too few samples in the file: every run unknown, stalls too. */
+        /* Too few samples in the file: a run with a sample that did not
+         * stall is unknown (beside a stall it is slow or mixed, and
+         * which is not known) ... */
         { __LINE__, 2, 3, { 80, 85, 79 }, 0, RCUPROF_STATE_UNKNOWN },
         { __LINE__, 2, 2, { 650, 700 }, 0, RCUPROF_STATE_UNKNOWN },
         { __LINE__, 2, 1, { 80 }, 2, RCUPROF_STATE_UNKNOWN },
+        /* ... but one whose every sample stalled is slow: a stall needs
+         * no threshold (it was unknown before the second review). */
+        { __LINE__, 2, 0, { 0 }, 3, RCUPROF_STATE_SLOW },
+        /* A file whose every sample stalled learns nothing (0 samples):
+         * its stalled runs are slow, a run without samples unknown. */
+        { __LINE__, 3, 0, { 0 }, 8, RCUPROF_STATE_SLOW },
+        { __LINE__, 3, 0, { 0 }, 0, RCUPROF_STATE_UNKNOWN },
     };
-    rcuprof_state_split s2, s1, s0;
-    const rcuprof_state_split *sp[] = { &s1, &s2, &s0 };
+    rcuprof_state_split s2, s1, s0, snone;
+    const rcuprof_state_split *sp[] = { &s1, &s2, &s0, &snone };
     size_t i;
 
     (void)state;
@@ -186,6 +195,8 @@ static void test_run(void **state)
     assert_int_equal(rcuprof_state_learn(two, 32, &s2), 0);
     assert_int_equal(rcuprof_state_learn(one, 32, &s1), 0);
     assert_int_equal(rcuprof_state_learn(few, 8, &s0), 0);
+    assert_int_equal(rcuprof_state_learn(few, 0, &snone), 0);
+    assert_int_equal(snone.too_few, 1);
     assert_int_equal(s2.two, 1);
     assert_int_equal(s1.two, 0);
     assert_int_equal(s0.two, 0);
