@@ -11,9 +11,10 @@
  *    tagged against the same line; a run alone cannot tell fast from slow
  *    when it stayed in one state.
  *  - Under RCUPROF_STATE_MIN_SAMPLES samples nothing is learned (too_few):
- *    every run is unknown.  Otsu splits any few samples, and a unimodal
- *    spread of 4 to 8 was cut in two in 25-58% of simulated files
- *    (docs/methodology.md, "Machine state as a stratum").
+ *    every run is unknown.  Otsu splits any few samples: under the rest
+ *    of the rule a single state of 4 to 8 samples is cut in two in about
+ *    a fifth of simulated files (docs/methodology.md, "Machine state as
+ *    a stratum"; test_state.c prints the table).
  *  - In log space the sorted samples are split in two where the
  *    between-cluster variance is largest (Otsu's rule).  Two clusters when
  *    the slow cluster's geometric mean is at least RCUPROF_STATE_MIN_RATIO
@@ -21,6 +22,8 @@
  *    RCUPROF_STATE_MIN_CLASS samples (one sample far out is a tail, not a
  *    state), and the split explains at least RCUPROF_STATE_MIN_SEP of the
  *    variance (one normal cluster split at its best explains 2/pi, 0.64).
+ *    These three conditions are one acceptance rule of the one cut: no
+ *    separate test of bimodality is made.
  *    The threshold is then the geometric midpoint between the fast
  *    cluster's largest sample and the slow cluster's smallest.
  *  - Otherwise one cluster: no threshold, every sample is fast (the
@@ -70,6 +73,25 @@ int rcuprof_state_parse(const char *s);
  * 0, or -1 when memory ran out.
  */
 int rcuprof_state_learn(const double *ns, size_t n, rcuprof_state_split *s);
+
+/*
+ * The rule's numbers, one acceptance rule of Otsu's cut: under min_samples
+ * nothing is learned (too_few); the cut is two states when the slow
+ * cluster's geometric mean is at least min_ratio times the fast one's,
+ * each cluster has at least min_class samples and the cut explains at
+ * least min_sep of the log variance.  rcuprof_state_learn uses
+ * RCUPROF_STATE_MIN_SAMPLES, _MIN_CLASS, _MIN_RATIO and _MIN_SEP; the
+ * simulation behind them (tests/unit/analysis/test_state.c,
+ * docs/methodology.md) varies them.
+ */
+typedef struct rcuprof_state_rule_st {
+    size_t min_samples, min_class;
+    double min_ratio, min_sep;
+} rcuprof_state_rule;
+
+int rcuprof_state_learn_rule(const double *ns, size_t n,
+                             const rcuprof_state_rule *rule,
+                             rcuprof_state_split *s);
 
 /* A sample's state under the split: fast or slow. */
 int rcuprof_state_of_sample(const rcuprof_state_split *s, double ns);
