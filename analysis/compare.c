@@ -961,7 +961,7 @@ static void table_state_notes(rcuprof_table *t, const rcuprof_results *rs,
     /* Results that all predate the sampler get no note (their CSV and
      * JSON say unknown), unless the rows are by state. */
     for (i = 0; i < rs->nfiles; i++)
-        sampled += rs->files[i].state.n > 0;
+        sampled += rs->files[i].state.n + rs->files[i].state.n_stalled > 0;
     for (i = 0; i < rs->nfiles && (sampled > 0 || t->by_state); i++) {
         const rcuprof_state_split *sp = &rs->files[i].state;
         double cost = 0;

@@ -842,6 +842,30 @@ static void test_table_states_all_stalled(void **state)
     json_decref(j);
     rcuprof_table_free(&t);
     rcuprof_results_free(&rs);
+
+    /* Every sample of the file stalled: nothing to learn from at all, every
+     * run slow, and the note still says so (a file with no ordinary
+     * sample is not one written before the sampler). */
+    text = header_line("[\"a\",\"b\"]", 2);
+    for (i = 0; i < 4; i++)
+        add_point_rtt(&text, i % 2 ? "b" : "a", (unsigned)i / 2, 2,
+                      100 + (double)i, "[null,null]");
+    read_text(&rs, "states-all-stalled", text);
+    assert_int_equal(rs.files[0].state.n, 0);
+    for (i = 0; i < rs.npoints; i++)
+        CHECK_INT(__LINE__, rs.points[i].result.state, RCUPROF_STATE_SLOW);
+    assert_int_equal(rcuprof_table_build(&rs, NULL, RCUPROF_METRIC_WALL, &t,
+                                         err, sizeof(err)), 0);
+    md = rcuprof_table_markdown(&t);
+    assert_non_null(md);
+    if (strstr(md, "- machine state: only 0 round-trip samples inside the "
+                   "windows, under the 30 a split into fast and slow needs "
+                   "(docs/methodology.md), and 8 that stalled") == NULL
+        || strstr(md, "| 2 | 2s | 2s |") == NULL)
+        fail_msg("markdown:\n%s", md);
+    free(md);
+    rcuprof_table_free(&t);
+    rcuprof_results_free(&rs);
 }
 
 /*
