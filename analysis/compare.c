@@ -521,6 +521,23 @@ static void change_stats(rcuprof_table *t, const rcuprof_results *rs,
     change_paired(t, ch, a, b, n);
     if (ch->paired && n0 < n)
         change_two_stage(t, ch, a, b, n, n0);
+    /* A paired change is the ratio of the two geometric means over the
+     * common blocks only; when a cell has runs outside them (a block
+     * where the other variant failed, was dropped as corrupt, or, by
+     * state, ran in another state) those means differ from the printed
+     * cells, and the change can even disagree with them in sign: kept
+     * so that the writers print them and mark the change. */
+    ch->pairs_base_gm = ch->pairs_gm = NAN;
+    ch->partial = ch->paired && (n < na || n < nb);
+    if (ch->paired) {
+        rcuprof_stats_geo ga, gb;
+
+        if (rcuprof_stats_geomean(a, n, LEVEL, &ga) == RCUPROF_STATS_OK
+            && rcuprof_stats_geomean(b, n, LEVEL, &gb) == RCUPROF_STATS_OK) {
+            ch->pairs_base_gm = ga.gm;
+            ch->pairs_gm = gb.gm;
+        }
+    }
     for (i = 0; i < na; i++)
         a[i] = metric_of(&rs->points[ia[i]], t->metric);
     for (i = 0; i < nb; i++)
@@ -713,7 +730,7 @@ static int tests_disagree(const rcuprof_table *t, const rcuprof_change *c)
 static void table_notes_rows(rcuprof_table *t)
 {
     struct rcuprof_sb few = { 0 }, holm = { 0 }, stage = { 0 },
-                      disagree = { 0 };
+                      disagree = { 0 }, part = { 0 };
     size_t ti, v;
 
     for (ti = 0; ti < t->nthreads; ti++)
@@ -724,6 +741,15 @@ static void table_notes_rows(rcuprof_table *t)
             if (v == t->baseline || !c->have)
                 continue;
             cell_name(t, v, ti, nm, sizeof(nm));
+            if (c->partial)
+                rcuprof_sb_printf(&part, "%s%s %zu blocks (cells of %zu and "
+                                  "%zu runs): %s %.1f, %s %.1f, %+.1f%%",
+                                  part.len ? "; " : "", nm, c->n_pairs,
+                                  t->cells[ti * t->nvariants + t->baseline].n,
+                                  t->cells[ti * t->nvariants + v].n,
+                                  t->variants[t->baseline], c->pairs_base_gm,
+                                  t->variants[v], c->pairs_gm,
+                                  c->change_pct);
             if (c->two_stage_na)
                 rcuprof_sb_printf(&stage, "%s%s (first stage %zu pairs of "
                                   "%zu)", stage.len ? ", " : "", nm,
@@ -758,10 +784,14 @@ static void table_notes_rows(rcuprof_table *t)
     if (disagree.len > 0)
         note(t, "tests disagree (one p below %g, the other above %g): the row's t test on the logs (which decides; paired t on the per-block log ratios, Welch t on the runs' logs when unpaired) against the rank test on the same data (Wilcoxon signed-rank on the same log ratios; Mann-Whitney on the same runs), at an n where the rank test can reject (adaptive rows, whose p is Stein's two-stage t, are not compared); such a row has a few blocks far out, or a skew the t test's normal logs do not fit: read its per-block ratios before trusting it: %s",
              t->alpha, DISAGREE_GAP * t->alpha, disagree.p);
+    if (part.len > 0)
+        note(t, "changes from the common blocks only ([^b] in md): a paired change is the ratio of the two variants' geometric means over the blocks where both have a run, and these rows' cells also hold runs outside those blocks (a failed or corrupt run, or with --by-state a run of another state), so the printed cells, each the geometric mean of all its runs, can give another ratio, even of the other sign; over the common blocks: %s",
+             part.p);
     free(few.p);
     free(holm.p);
     free(stage.p);
     free(disagree.p);
+    free(part.p);
 }
 
 /*

@@ -114,7 +114,11 @@ typedef struct rcuprof_cell_st {
      * their logs), with Student's t interval on the logs mapped back,
      * exp(m -+ t s / sqrt(n)) (rcuprof_stats_geomean), and the geometric
      * SD exp(s), the spread md-wide prints beside it.  The change column
-     * is a ratio of such means, so cells and changes are one scale.  The
+     * is a ratio of such means: of these two cells' exactly when every
+     * run of both is paired; a paired change from fewer blocks than a
+     * cell's n is the ratio over the common blocks only (rcuprof_change
+     * partial, pairs_base_gm, pairs_gm), which can differ from the
+     * cells' even in sign, and the writers mark it.  The
      * one value when n == 1 (no interval, no spread); the arithmetic mean
      * (no interval) when some value is not above 0. */
     double geomean, geomean_lo, geomean_hi, gsd;
@@ -166,6 +170,15 @@ typedef struct rcuprof_change_st {
     int have;                   /* computable: both cells have n >= 2 */
     int paired;                 /* from >= 2 common blocks, else unpaired */
     size_t n_pairs;
+    /* Paired from fewer blocks than either cell's n (a block where one
+     * variant has no ok run, or by state a run of another state): the
+     * change is the ratio of the geometric means over the common blocks,
+     * pairs_gm over pairs_base_gm, not of the printed cells (each the
+     * geometric mean of all its runs), and may differ from theirs even
+     * in sign; the writers mark it and print both means.  The means are
+     * set on every paired row (NAN otherwise). */
+    int partial;
+    double pairs_base_gm, pairs_gm;
     double change_pct, lo_pct, hi_pct; /* B relative to the baseline A:
                                  * geometric means, t interval on logs */
     double sd_log;              /* paired: SD of the log ratios */

@@ -23,7 +23,7 @@ char *rcuprof_table_csv(const rcuprof_table *t)
               "mean_ns,centre_ns,geomean_ns,geomean_lo_ns,geomean_hi_ns,gsd,"
               "median_ns,sd_ns,mean_lo_ns,mean_hi_ns,median_lo_ns,"
               "median_hi_ns,cv,noisy,outliers,stalls,stall_ref_ns,ops_per_s,"
-              "paired,pairs,change_pct,change_lo_pct,change_hi_pct,p,p_holm,p_wilcoxon,"
+              "paired,pairs,partial,pairs_base_geomean_ns,pairs_geomean_ns,change_pct,change_lo_pct,change_hi_pct,p,p_holm,p_wilcoxon,"
               "p_wilcoxon_holm,p_welch,p_welch_holm,p_mw,p_mw_holm,mde_pct,"
               "too_few,resolved,p_min_attainable,"
               "state,runs_fast,runs_slow,runs_mixed,runs_unknown\n");
@@ -55,10 +55,13 @@ char *rcuprof_table_csv(const rcuprof_table *t)
             csv_num(&b, has ? c->stall_ref : NAN);
             csv_num(&b, has ? c->tput : NAN);
             if (v == t->baseline || !ch->have) {
-                rcuprof_sb_printf(&b, ",,%s,,,,,,,,,,,,,,,",
+                rcuprof_sb_printf(&b, ",,%s,,,,,,,,,,,,,,,,,,",
                           v == t->baseline ? "" : "0");
             } else {
-                rcuprof_sb_printf(&b, ",%d,%zu", ch->paired, ch->n_pairs);
+                rcuprof_sb_printf(&b, ",%d,%zu,%d", ch->paired, ch->n_pairs,
+                                  ch->partial);
+                csv_num(&b, ch->pairs_base_gm);
+                csv_num(&b, ch->pairs_gm);
                 csv_num(&b, ch->change_pct);
                 csv_num(&b, ch->lo_pct);
                 csv_num(&b, ch->hi_pct);

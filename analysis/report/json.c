@@ -107,6 +107,13 @@ json_t *rcuprof_table_json(const rcuprof_table *t, const rcuprof_results *rs)
                 "mde_pct", jnum(ch->mde_pct),
                 "too_few", ch->too_few, "resolved", ch->resolved,
                 "p_min_attainable", jnum(ch->p_min_attainable)));
+            if (ch->have)
+                json_object_update_new(json_object_get(changes,
+                                                       t->variants[v]),
+                                       json_pack("{s:b, s:o, s:o}",
+                    "partial", ch->partial,
+                    "pairs_base_geomean", jnum(ch->pairs_base_gm),
+                    "pairs_geomean", jnum(ch->pairs_gm)));
         }
         json_array_append_new(rows, json_pack(
             "{s:I, s:s, s:b, s:o, s:o}", "threads", (json_int_t)t->threads[ti],

@@ -124,8 +124,21 @@ static int md_row_start(struct rcuprof_sb *b, const rcuprof_table *t,
 
 /* What the compact table's footnotes must explain. */
 struct md_marks {
-    int unpaired, holm, too_few;
+    int unpaired, holm, too_few, partial;
 };
+
+/* The footnote of a change from fewer common blocks than its cells'
+ * runs (rcuprof_change.partial). */
+static void md_partial_footnote(struct rcuprof_sb *b)
+{
+    rcuprof_sb_printf(b, "\n[^b]: From the common blocks only: the change "
+                      "is the ratio of the two variants' geometric means "
+                      "over the blocks where both have a run, while the "
+                      "printed cells are the geometric means of all their "
+                      "runs, so the two can differ, even in sign; the note "
+                      "\"changes from the common blocks only\" gives the "
+                      "means the change is computed from.\n");
+}
 
 /* One compact cell of a variant beside the baseline: "812.3 +4.7%
  * [+2.1, +7.3] ✓"; a row with too few blocks says so in the cell, and an
@@ -144,6 +157,10 @@ static void md_compact_change(struct rcuprof_sb *b, const rcuprof_table *t,
     if (!ch->paired) {
         rcuprof_sb_printf(b, " [^u]");
         m->unpaired = 1;
+    }
+    if (ch->partial) {
+        rcuprof_sb_printf(b, " [^b]");
+        m->partial = 1;
     }
     if (ch->two_stage_na && ch->n_stage1 >= 2) {
         rcuprof_sb_printf(b, " no decision (first stage without spread)");
@@ -199,7 +216,9 @@ char *rcuprof_table_markdown(const rcuprof_table *t)
     rcuprof_change_resolved_rule(t, rule, sizeof(rule));
     rcuprof_sb_printf(&b, "\nns/op: the geometric mean exp(m) of the runs "
                       "(m the mean of their ln ns/op), the scale of the "
-                      "change (a ratio of geometric means); its %.0f%% "
+                      "change (a ratio of geometric means: of these cells' "
+                      "when every block of both is paired, else of the "
+                      "common blocks', [^b]); its %.0f%% "
                       "interval, exp(m \u00b1 t s/\u221an), is in --format "
                       "md-wide, CSV and JSON (geomean_lo_ns, "
                       "geomean_hi_ns), which also give the arithmetic mean "
@@ -228,6 +247,8 @@ char *rcuprof_table_markdown(const rcuprof_table *t)
         rcuprof_sb_printf(&b, "\n[^u]: No common blocks: the ratio of the "
                           "geometric means with Welch's t interval on the "
                           "logs, and its p.\n");
+    if (marks.partial)
+        md_partial_footnote(&b);
     md_states(&b, t);
     md_tail(&b, t, os);
     return rcuprof_sb_done(&b);
@@ -238,6 +259,7 @@ char *rcuprof_table_markdown_wide(const rcuprof_table *t)
     struct rcuprof_sb b = { 0 };
     const char *bl = t->variants[t->baseline];
     size_t ti, v, k, os = 0;
+    int partial = 0;
 
     md_head(&b, t, "geometric mean with its interval, and geometric SD");
     rcuprof_sb_printf(&b, "| threads |");
@@ -293,7 +315,9 @@ char *rcuprof_table_markdown_wide(const rcuprof_table *t)
             rcuprof_sb_printf(&b, " %+.1f", ch->change_pct);
             if (isfinite(ch->lo_pct) && isfinite(ch->hi_pct))
                 rcuprof_sb_printf(&b, " [%+.1f, %+.1f]", ch->lo_pct, ch->hi_pct);
-            rcuprof_sb_printf(&b, "%s | ", ch->paired ? "" : " (unpaired)");
+            rcuprof_sb_printf(&b, "%s%s | ", ch->paired ? "" : " (unpaired)",
+                              ch->partial ? " [^b]" : "");
+            partial |= ch->partial;
             if (ch->two_stage_na && ch->n_stage1 >= 2) {
                 rcuprof_sb_printf(&b, "no decision (first stage without "
                                   "spread)");
@@ -321,7 +345,9 @@ char *rcuprof_table_markdown_wide(const rcuprof_table *t)
     }
     rcuprof_sb_printf(&b, "\nns/op: the geometric mean exp(m) of the runs "
                       "(m and s the mean and SD of their ln ns/op), the "
-                      "scale of the change (a ratio of geometric means), "
+                      "scale of the change (a ratio of geometric means: "
+                      "of these cells' when every block of both is "
+                      "paired, else of the common blocks', [^b]), "
                       "with its 95%% interval exp(m \u00b1 t s/\u221an), "
                       "Student's t on the logs (CSV and JSON: geomean_ns, "
                       "geomean_lo_ns, geomean_hi_ns; also the arithmetic "
@@ -342,6 +368,8 @@ char *rcuprof_table_markdown_wide(const rcuprof_table *t)
               "(alpha 0.05, power 0.8, t quantiles): a true change "
               "smaller than it is often missed.\n",
               bl, t->ntests, RCUPROF_CHANGE_MIN_N);
+    if (partial)
+        md_partial_footnote(&b);
     md_states(&b, t);
     md_tail(&b, t, os);
     return rcuprof_sb_done(&b);

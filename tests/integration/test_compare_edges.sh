@@ -22,6 +22,15 @@
 #           5x the median, counted none: the median was a stall), and
 #           2 runs of which one stalls: counted (the median rule could
 #           flag nothing at n = 2).
+#   corrupt: 4 blocks, cand's last line corrupt: the change (+5%, from
+#           the 3 common blocks) and the cells (-13.8%, every run) differ
+#           in sign; the change is marked [^b] and a note gives the common
+#           blocks' geometric means, whose ratio is the change;
+#   by-state on the stored case-study results (churn, nochurn,
+#           rcu-readers): every change agrees in sign with the ratio of
+#           the means the footnote says it is computed from, and every
+#           change whose sign disagrees with the printed cells is marked
+#           partial (three rows were unmarked before the fix).
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 "$PY" - "$TMP" <<'PY' || fail "cannot write the synthetic files"
@@ -85,6 +94,12 @@ write("stein", {"base": [1000.0] * 8,
 write("most", {"base": [100.0, 5000.0, 104.0, 6000.0, 7000.0],
                "cand": [100.0, 102.0, 101.0, 99.0, 103.0]}, 5)
 write("two", {"base": [100.0, 4000.0], "cand": [100.0, 101.0]}, 2)
+write("corrupt", {"base": [100.0, 200.0, 300.0, 400.0],
+                  "cand": [105.0, 210.0, 315.0, 420.0]}, 4)
+lines = open("%s/corrupt.jsonl" % tmp).read().split("\n")
+assert '"variant": "cand"' in lines[-2], lines[-2]
+lines[-2] = lines[-2][:40]
+open("%s/corrupt.jsonl" % tmp, "w").write("\n".join(lines))
 PY
 "$RCUPROF" compare "$TMP/zero.jsonl" > "$TMP/zero.md" 2>&1 || fail "compare zero: $(cat "$TMP/zero.md")"
 grep -q "^| 1 | .* no decision (first stage without spread) |$" "$TMP/zero.md" \
@@ -138,4 +153,41 @@ grep -q "^- stalls (.*): base@1 3 of 5 (reference 104.0)$" "$TMP/most.md" \
 "$RCUPROF" compare "$TMP/two.jsonl" > "$TMP/two.md" 2>&1 || fail "compare two: $(cat "$TMP/two.md")"
 grep -q "^- stalls (.*): base@1 1 of 2 (reference 100.0)$" "$TMP/two.md" \
     && pass "a stall among 2 runs is counted" || fail "two: $(grep -i stall "$TMP/two.md")"
+"$RCUPROF" compare "$TMP/corrupt.jsonl" > "$TMP/corrupt.md" 2>&1 || fail "compare corrupt: $(cat "$TMP/corrupt.md")"
+grep -q "^| 1 | 221.3 | 190.8 +5.0% \[+5.0, +5.0\] \[^b\] ✓ |$" "$TMP/corrupt.md" \
+    && grep -q "^\[^b\]: From the common blocks only" "$TMP/corrupt.md" \
+    && grep -q "^- changes from the common blocks only .*: cand@1 3 blocks (cells of 4 and 3 runs): base 181.7, cand 190.8, +5.0%$" "$TMP/corrupt.md" \
+    && pass "corrupt: a change from fewer blocks than the cells' runs is marked, with the means it comes from" \
+    || fail "corrupt: $(cat "$TMP/corrupt.md")"
+for f in churn nochurn rcu-readers; do
+    "$RCUPROF" compare "$RCUPROF_SRC/docs/case-study-24344/$f/results.jsonl" --by-state --format json --out "$TMP/bs-$f.json" \
+        || fail "compare $f --by-state"
+done
+"$PY" - "$TMP"/bs-churn.json "$TMP"/bs-nochurn.json "$TMP"/bs-rcu-readers.json <<'PY' && pass "by-state, stored results: every change agrees in sign with the means it is computed from; those against the cells are marked" || fail "by-state: change and cells"
+import json, math, sys
+sign = lambda x: (x > 1e-12) - (x < -1e-12)
+against = 0
+for path in sys.argv[1:]:
+    d = json.load(open(path))
+    for r in d["rows"]:
+        base = r["cells"][d["baseline"]]
+        for v, ch in r["changes"].items():
+            if ch is None:
+                continue
+            cell = r["cells"][v]
+            if ch["paired"]:
+                pr = ch["pairs_geomean"] / ch["pairs_base_geomean"] - 1
+                assert sign(pr) == sign(ch["change_pct"]), (path, r["threads"], r["state"], v, ch)
+                assert ch["partial"] == (ch["pairs"] < base["n"] or ch["pairs"] < cell["n"]), ch
+            cr = cell["geomean"] / base["geomean"] - 1
+            if sign(cr) != sign(ch["change_pct"]):
+                assert ch["partial"], (path, r["threads"], r["state"], v, ch, cr)
+                against += 1
+assert against >= 3, against
+PY
+"$RCUPROF" compare "$RCUPROF_SRC/docs/case-study-24344/churn/results.jsonl" --by-state > "$TMP/bs-churn.md" 2>&1 || fail "compare churn --by-state md"
+grep -q "^| 16 mixed \[^os\] | 1847.6 | 2026.6 -5.9% \[.*\] \[^b\] too few (n=2) |" "$TMP/bs-churn.md" \
+    && grep -q "^- changes from the common blocks only .*rcu-sync@16 mixed 2 blocks (cells of 2 and 3 runs): stock 1847.6, rcu-sync 1739.0, -5.9%" "$TMP/bs-churn.md" \
+    && pass "churn 16 mixed: the -5.9% beside cells of +9.7% is marked and its means given" \
+    || fail "churn by-state: $(grep -e '16 mixed' -e 'common blocks' "$TMP/bs-churn.md")"
 finish
