@@ -37,6 +37,14 @@
 /* The t test and the rank test disagree when one p is below alpha and
  * the other above this many times alpha. */
 #define DISAGREE_GAP 2.0
+/* The heavy-tail check, the geometric mean against the median's
+ * distribution-free 95% interval, can fire from 9 runs: at 6 to 8 that
+ * interval is the runs' whole range, which always holds the geometric
+ * mean, and under 6 there is none.  Cells of TAIL_SMALL_MIN runs up to
+ * below that get the weaker sign instead: the geometric mean above every
+ * run but the slowest. */
+#define TAIL_CHECK_MIN 9
+#define TAIL_SMALL_MIN 5
 
 const char *rcuprof_metric_name(int metric)
 {
@@ -303,6 +311,22 @@ static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
         c->geomean = c->s.mean;     /* some value not above 0 */
     }
     cell_stalls(c, x, n);
+    /* Under TAIL_CHECK_MIN runs: is the geometric mean above every run
+     * but the slowest (what one run far above the rest does)? */
+    c->gm_above_rest = 0;
+    if (n >= TAIL_SMALL_MIN && n < TAIL_CHECK_MIN && isfinite(c->gsd)) {
+        double m1 = -INFINITY, m2 = -INFINITY;
+
+        for (i = 0; i < n; i++) {
+            if (x[i] > m1) {
+                m2 = m1;
+                m1 = x[i];
+            } else if (x[i] > m2) {
+                m2 = x[i];
+            }
+        }
+        c->gm_above_rest = c->geomean > m2 * (1 + 1e-9);
+    }
     /* Throughput as the cost: the geometric mean, its t interval on the
      * logs. */
     c->tput = c->tput_lo = c->tput_hi = NAN;
@@ -796,17 +820,22 @@ static void table_notes_rows(rcuprof_table *t)
 
 /*
  * Cells whose printed centre, the geometric mean, lies outside the
- * distribution-free 95% interval of their median (from 6 runs): a few
- * runs far from the rest pull the geometric mean away from the typical
- * run (log-normal runs alone do it in under 0.1% of cells: the two
- * estimate the same point); and cells with stalls, runs above
+ * distribution-free 95% interval of their median (from TAIL_CHECK_MIN,
+ * 9, runs: below, that interval is the whole range or none, and holds
+ * the geometric mean whatever the runs): a few runs far from the rest
+ * pull the geometric mean away from the typical run (log-normal runs
+ * alone do it in under 0.1% of cells: the two estimate the same point;
+ * test_stats_desc test_heavy_tail_rate); cells of 5 to 8 runs whose
+ * geometric mean lies above every run but the slowest, the sign one far
+ * run leaves where the check cannot run (plain log-normal spread does it
+ * too: test_results test_heavy_tail_small prints how often); and cells with stalls, runs above
  * RCUPROF_STALL_FACTOR times the cell's fast reference (the ceil(n/4)-th
  * fastest run), so that a reader sees a tail and not only a wide
  * interval.
  */
 static void table_notes_tails(rcuprof_table *t)
 {
-    struct rcuprof_sb out = { 0 }, st = { 0 };
+    struct rcuprof_sb out = { 0 }, st = { 0 }, small = { 0 };
     size_t ti, v;
 
     for (ti = 0; ti < t->nthreads; ti++)
@@ -819,6 +848,11 @@ static void table_notes_tails(rcuprof_table *t)
                 rcuprof_sb_printf(&st, "%s%s %zu of %zu (reference %.1f)",
                                   st.len ? ", " : "", nm, c->n_stalls, c->n,
                                   c->stall_ref);
+            if (c->gm_above_rest)
+                rcuprof_sb_printf(&small, "%s%s (geometric mean %.1f, "
+                                  "median %.1f, %zu runs)",
+                                  small.len ? ", " : "", nm, c->geomean,
+                                  c->s.median, c->n);
             /* exp(mean ln x) of equal values can differ from them in the
              * last bit: a relative 1e-9 is inside. */
             if (c->n == 0 || !isfinite(c->s.median_lo)
@@ -835,11 +869,14 @@ static void table_notes_tails(rcuprof_table *t)
         note(t, "stalls (runs above %.0fx their cell's reference, its ceil(n/4)-th fastest run, so a cell where most runs stall still counts them; spread alone, log-normal of log SD 0.8, gives such a run in under 2.5%% of cells of 2 to 40 runs; kept in the figures): %s",
              RCUPROF_STALL_FACTOR, st.p);
     if (out.len > 0)
-        note(t, "heavy tail: the printed figure, the geometric mean, lies outside the %.0f%% interval of the cell's median (distribution-free, from 6 runs), so a few runs far from the rest pull it away from the typical run; the median is the figure to read: %s",
-             100 * t->level,
-             out.p);
+        note(t, "heavy tail: the printed figure, the geometric mean, lies outside the %.0f%% interval of the cell's median (distribution-free, checked from %d runs), so a few runs far from the rest pull it away from the typical run; the median is the figure to read for the cell (CSV median_ns; the scaling report, scaling.md, prints medians, while these tables print geometric means), but the row's change is still a ratio of geometric means, not of medians: %s",
+             100 * t->level, TAIL_CHECK_MIN, out.p);
+    if (small.len > 0)
+        note(t, "heavy tail not checked: the check needs %d runs (below that the median's distribution-free interval is the whole range, or none, and holds the geometric mean whatever the runs); in these cells of %d to %d runs the geometric mean lies above every run but the slowest, as one run far above the rest puts it, though plain spread does it too at these sizes; compare it with the median (and the change, a ratio of geometric means, with the runs): %s",
+             TAIL_CHECK_MIN, TAIL_SMALL_MIN, TAIL_CHECK_MIN - 1, small.p);
     free(out.p);
     free(st.p);
+    free(small.p);
 }
 
 /*

@@ -135,6 +135,11 @@ typedef struct rcuprof_cell_st {
      * stall. */
     size_t n_stalls;
     double stall_ref;
+    /* Cells of 5 to 8 runs, where the heavy-tail check (the geometric
+     * mean outside the median's distribution-free interval, from 9 runs)
+     * cannot fire: 1 when the geometric mean lies above every run but
+     * the slowest. */
+    int gm_above_rest;
     /* ops_per_s on the same scale as the cost: the geometric mean of the
      * runs' throughput with Student's t interval on the logs
      * (rcuprof_stats_geomean).  For the wall metric exactly threads x 1e9

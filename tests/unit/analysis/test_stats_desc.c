@@ -582,6 +582,48 @@ static void test_stalls_simulated(void **state)
     }
 }
 
+/*
+ * The comparison's heavy-tail check: the geometric mean outside the
+ * median's distribution-free 95% interval.  At 6 to 8 runs that interval
+ * is [min, max], which holds the geometric mean of any sample: the check
+ * can never fire (asserted over every sample drawn).  From 9 runs, for
+ * log-normal runs (the rule is scale-free on the logs, so normal logs of
+ * any SD), 20000 seeded cells a size: the geometric mean falls outside in
+ * under 0.1% of cells (analysis/README.md section 2 quotes this test).
+ */
+static void test_heavy_tail_rate(void **state)
+{
+    static const size_t sizes[] = { 6, 7, 8, 9, 10, 12, 15, 20, 30, 40 };
+    uint64_t seed = 2718;
+    size_t si, cell, i;
+    double x[40];
+
+    (void)state;
+    for (si = 0; si < NELEM(sizes); si++) {
+        size_t n = sizes[si], out = 0;
+        rcuprof_stats_summary s;
+        rcuprof_stats_geo g;
+
+        for (cell = 0; cell < 20000; cell++) {
+            for (i = 0; i < n; i++)
+                x[i] = exp(stats_test_norm(&seed));
+            assert_int_equal(rcuprof_stats_describe(x, n, 0.95, &s), 0);
+            assert_int_equal(rcuprof_stats_geomean(x, n, 0.95, &g), 0);
+            if (n < 9) {
+                assert_true(s.median_lo == s.min && s.median_hi == s.max);
+            }
+            out += g.gm < s.median_lo || g.gm > s.median_hi;
+        }
+        print_message("heavy-tail check, %2zu runs: geometric mean outside "
+                      "the median's interval in %zu of 20000 log-normal "
+                      "cells\n", n, out);
+        if (n < 9)
+            assert_int_equal(out, 0);
+        else if (out >= 20)
+            fail_msg("%zu runs: %zu of 20000 cells outside", n, out);
+    }
+}
+
 static void test_strerror(void **state)
 {
     int codes[] = { RCUPROF_STATS_OK, RCUPROF_STATS_EINVAL,
@@ -615,6 +657,7 @@ int main(void)
         cmocka_unit_test(test_geomean_small_n),
         cmocka_unit_test(test_stalls),
         cmocka_unit_test(test_stalls_simulated),
+        cmocka_unit_test(test_heavy_tail_rate),
         cmocka_unit_test(test_strerror),
     };
 
