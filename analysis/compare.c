@@ -290,8 +290,10 @@ static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
     }
     if (n == 0)
         return;
+    c->n_nonpos = 0;
     for (i = 0; i < n; i++) {
         x[i] = metric_of(&rs->points[idx[i]], t->metric);
+        c->n_nonpos += !(x[i] > 0);
         if (rs->points[idx[i]].result.ops_per_s > 0
             && isfinite(rs->points[idx[i]].result.ops_per_s))
             y[k++] = rs->points[idx[i]].result.ops_per_s;
@@ -314,7 +316,7 @@ static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
     /* Under TAIL_CHECK_MIN runs: is the geometric mean above every run
      * but the slowest (what one run far above the rest does)? */
     c->gm_above_rest = 0;
-    if (n >= TAIL_SMALL_MIN && n < TAIL_CHECK_MIN && isfinite(c->gsd)) {
+    if (n >= TAIL_SMALL_MIN && n < TAIL_CHECK_MIN && c->n_nonpos == 0) {
         double m1 = -INFINITY, m2 = -INFINITY;
 
         for (i = 0; i < n; i++) {
@@ -835,7 +837,7 @@ static void table_notes_rows(rcuprof_table *t)
  */
 static void table_notes_tails(rcuprof_table *t)
 {
-    struct rcuprof_sb out = { 0 }, st = { 0 }, small = { 0 };
+    struct rcuprof_sb out = { 0 }, st = { 0 }, small = { 0 }, zero = { 0 };
     size_t ti, v;
 
     for (ti = 0; ti < t->nthreads; ti++)
@@ -848,6 +850,10 @@ static void table_notes_tails(rcuprof_table *t)
                 rcuprof_sb_printf(&st, "%s%s %zu of %zu (reference %.1f)",
                                   st.len ? ", " : "", nm, c->n_stalls, c->n,
                                   c->stall_ref);
+            if (c->n_nonpos > 0)
+                rcuprof_sb_printf(&zero, "%s%s (%zu of %zu runs)",
+                                  zero.len ? ", " : "", nm, c->n_nonpos,
+                                  c->n);
             if (c->gm_above_rest)
                 rcuprof_sb_printf(&small, "%s%s (geometric mean %.1f, "
                                   "median %.1f, %zu runs)",
@@ -855,7 +861,7 @@ static void table_notes_tails(rcuprof_table *t)
                                   c->s.median, c->n);
             /* exp(mean ln x) of equal values can differ from them in the
              * last bit: a relative 1e-9 is inside. */
-            if (c->n == 0 || !isfinite(c->s.median_lo)
+            if (c->n == 0 || c->n_nonpos > 0 || !isfinite(c->s.median_lo)
                 || !isfinite(c->s.median_hi)
                 || (c->geomean >= c->s.median_lo * (1 - 1e-9)
                     && c->geomean <= c->s.median_hi * (1 + 1e-9)))
@@ -874,9 +880,14 @@ static void table_notes_tails(rcuprof_table *t)
     if (small.len > 0)
         note(t, "heavy tail not checked: the check needs %d runs (below that the median's distribution-free interval is the whole range, or none, and holds the geometric mean whatever the runs); in these cells of %d to %d runs the geometric mean lies above every run but the slowest, as one run far above the rest puts it, though plain spread does it too at these sizes; compare it with the median (and the change, a ratio of geometric means, with the runs): %s",
              TAIL_CHECK_MIN, TAIL_SMALL_MIN, TAIL_CHECK_MIN - 1, small.p);
+    if (zero.len > 0)
+        note(t, "cells with a run of 0 ns/op (has 0: a run whose %s per op was recorded as 0): a geometric mean needs every run above 0, so the figure printed for them is the arithmetic mean of their runs, without interval or spread, and a change against them is n/a (the CSV and JSON keep the median): %s",
+             t->metric == RCUPROF_METRIC_CPU ? "CPU time" : "time",
+             zero.p);
     free(out.p);
     free(st.p);
     free(small.p);
+    free(zero.p);
 }
 
 /*

@@ -107,6 +107,10 @@ int rcuprof_metric_parse(const char *s);
 typedef struct rcuprof_cell_st {
     size_t n;                   /* ok runs */
     size_t failed;              /* runs recorded failed/timeout/crashed */
+    /* Runs of 0 ns/op (cpu_ns_per_op may be 0: record.h): with any, the
+     * cell has no geometric mean; geomean holds the arithmetic mean, the
+     * writers mark the cell "has 0" and a note says why. */
+    size_t n_nonpos;
     rcuprof_stats_summary s;    /* valid when n >= 1; s.mean is the
                                  * arithmetic mean */
     /* The cell's centre, what the tables print and the cost plot draws:

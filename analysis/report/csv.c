@@ -22,7 +22,7 @@ char *rcuprof_table_csv(const rcuprof_table *t)
     rcuprof_sb_printf(&b, "metric,threads,oversubscribed,variant,baseline,n,failed,"
               "mean_ns,centre_ns,geomean_ns,geomean_lo_ns,geomean_hi_ns,gsd,"
               "median_ns,sd_ns,mean_lo_ns,mean_hi_ns,median_lo_ns,"
-              "median_hi_ns,cv,noisy,outliers,stalls,stall_ref_ns,ops_per_s,"
+              "median_hi_ns,cv,noisy,outliers,stalls,stall_ref_ns,zero_runs,ops_per_s,"
               "paired,pairs,partial,pairs_base_geomean_ns,pairs_geomean_ns,change_pct,change_lo_pct,change_hi_pct,p,p_holm,p_wilcoxon,"
               "p_wilcoxon_holm,p_welch,p_welch_holm,p_mw,p_mw_holm,mde_pct,"
               "too_few,resolved,p_min_attainable,"
@@ -53,6 +53,7 @@ char *rcuprof_table_csv(const rcuprof_table *t)
             rcuprof_sb_printf(&b, ",%d,%zu,%zu", c->noisy, c->n_outliers,
                               c->n_stalls);
             csv_num(&b, has ? c->stall_ref : NAN);
+            rcuprof_sb_printf(&b, ",%zu", c->n_nonpos);
             csv_num(&b, has ? c->tput : NAN);
             if (v == t->baseline || !ch->have) {
                 rcuprof_sb_printf(&b, ",,%s,,,,,,,,,,,,,,,,,,",

@@ -81,6 +81,9 @@ json_t *rcuprof_table_json(const rcuprof_table *t, const rcuprof_results *rs)
             json_object_set_new(json_object_get(cells, t->variants[v]),
                                 "stall_ref", jnum(has ? c->stall_ref : NAN));
             json_object_set_new(json_object_get(cells, t->variants[v]),
+                                "zero_runs",
+                                json_integer((json_int_t)c->n_nonpos));
+            json_object_set_new(json_object_get(cells, t->variants[v]),
                                 "states", json_pack(
                 "{s:I, s:I, s:I, s:I}",
                 "fast", (json_int_t)c->states[RCUPROF_STATE_FAST],

@@ -205,7 +205,8 @@ char *rcuprof_table_markdown(const rcuprof_table *t)
             if (c->n == 0)
                 rcuprof_sb_printf(&b, " n/a");
             else
-                rcuprof_sb_printf(&b, " %.1f", c->geomean);
+                rcuprof_sb_printf(&b, " %.1f%s", c->geomean,
+                                  c->n_nonpos > 0 ? " (has 0)" : "");
             if (k > 0)
                 md_compact_change(&b, t, &t->changes[ti * t->nvariants + v],
                                   c->n, &marks);
@@ -294,7 +295,8 @@ char *rcuprof_table_markdown_wide(const rcuprof_table *t)
                 rcuprof_sb_printf(&b, " n/a | n/a |");
                 continue;
             }
-            rcuprof_sb_printf(&b, " %.1f", c->geomean);
+            rcuprof_sb_printf(&b, " %.1f%s", c->geomean,
+                              c->n_nonpos > 0 ? " (has 0)" : "");
             if (isfinite(c->geomean_lo) && isfinite(c->geomean_hi))
                 rcuprof_sb_printf(&b, " [%.1f, %.1f]", c->geomean_lo,
                                   c->geomean_hi);

@@ -26,6 +26,11 @@
 #           the 3 common blocks) and the cells (-13.8%, every run) differ
 #           in sign; the change is marked [^b] and a note gives the common
 #           blocks' geometric means, whose ratio is the change;
+#   cpuzero: 4 blocks, one of cand's runs with cpu_ns_per_op 0 (the
+#           results accept it): with --metric
+#           cpu_ns_per_op the cell has no geometric mean, so it is
+#           marked "has 0", its change is n/a, and a note says why;
+#           CSV zero_runs 1; the wall metric is untouched;
 #   by-state on the stored case-study results (churn, nochurn,
 #           rcu-readers): every change agrees in sign with the ratio of
 #           the means the footnote says it is computed from, and every
@@ -100,6 +105,11 @@ lines = open("%s/corrupt.jsonl" % tmp).read().split("\n")
 assert '"variant": "cand"' in lines[-2], lines[-2]
 lines[-2] = lines[-2][:40]
 open("%s/corrupt.jsonl" % tmp, "w").write("\n".join(lines))
+write("cpuzero", {"base": [100.0, 110.0, 105.0, 120.0],
+                  "cand": [90.0, 95.0, 99.0, 93.0]}, 4)
+pts = [json.loads(l) for l in open("%s/cpuzero.jsonl" % tmp)]
+next(p for p in pts if p.get("variant") == "cand")["result"]["run"]["cpu_ns_per_op"] = 0
+open("%s/cpuzero.jsonl" % tmp, "w").write("\n".join(json.dumps(p) for p in pts) + "\n")
 PY
 "$RCUPROF" compare "$TMP/zero.jsonl" > "$TMP/zero.md" 2>&1 || fail "compare zero: $(cat "$TMP/zero.md")"
 grep -q "^| 1 | .* no decision (first stage without spread) |$" "$TMP/zero.md" \
@@ -159,6 +169,20 @@ grep -q "^| 1 | 221.3 | 190.8 +5.0% \[+5.0, +5.0\] \[^b\] ✓ |$" "$TMP/corrupt.
     && grep -q "^- changes from the common blocks only .*: cand@1 3 blocks (cells of 4 and 3 runs): base 181.7, cand 190.8, +5.0%$" "$TMP/corrupt.md" \
     && pass "corrupt: a change from fewer blocks than the cells' runs is marked, with the means it comes from" \
     || fail "corrupt: $(cat "$TMP/corrupt.md")"
+"$RCUPROF" compare "$TMP/cpuzero.jsonl" --metric cpu_ns_per_op > "$TMP/cpuzero.md" 2>&1 || fail "compare cpuzero: $(cat "$TMP/cpuzero.md")"
+grep -q "^| 1 | 108.5 | 71.8 (has 0) (change n/a) |$" "$TMP/cpuzero.md" \
+    && grep -q "^- cells with a run of 0 ns/op (has 0: a run whose CPU time per op was recorded as 0): a geometric mean needs every run above 0, .*: cand@1 (1 of 4 runs)$" "$TMP/cpuzero.md" \
+    && pass "cpuzero: a cell with a run of 0 is marked, its change n/a, and a note says a geometric mean needs runs above 0" \
+    || fail "cpuzero: $(cat "$TMP/cpuzero.md")"
+"$RCUPROF" compare "$TMP/cpuzero.jsonl" --metric cpu_ns_per_op --format csv > "$TMP/cpuzero.csv" || fail "compare cpuzero csv"
+"$PY" - "$TMP/cpuzero.csv" <<'PY' && pass "cpuzero: CSV zero_runs" || fail "cpuzero csv: $(cat "$TMP/cpuzero.csv")"
+import csv, sys
+r = {x["variant"]: x for x in csv.DictReader(open(sys.argv[1]))}
+assert r["cand"]["zero_runs"] == "1" and r["base"]["zero_runs"] == "0", r
+assert r["cand"]["geomean_lo_ns"] == "" and r["cand"]["change_pct"] == "", r
+PY
+"$RCUPROF" compare "$TMP/cpuzero.jsonl" > "$TMP/cpuzero-wall.md" 2>&1 || fail "compare cpuzero wall"
+grep -q "has 0" "$TMP/cpuzero-wall.md" && fail "cpuzero: the wall metric marked" || pass "cpuzero: the wall metric has no zero"
 for f in churn nochurn rcu-readers; do
     "$RCUPROF" compare "$RCUPROF_SRC/docs/case-study-24344/$f/results.jsonl" --by-state --format json --out "$TMP/bs-$f.json" \
         || fail "compare $f --by-state"

@@ -948,7 +948,7 @@ static void test_table_tails_disagree(void **state)
     free(md);
     csv = rcuprof_table_csv(&t);
     assert_non_null(csv);
-    assert_non_null(strstr(csv, ",noisy,outliers,stalls,stall_ref_ns,ops_per_s,"));
+    assert_non_null(strstr(csv, ",noisy,outliers,stalls,stall_ref_ns,zero_runs,ops_per_s,"));
     free(csv);
     j = rcuprof_table_json(&t, &rs);
     cell = json_object_get(json_object_get(json_object_get(json_array_get(
