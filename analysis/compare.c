@@ -872,7 +872,7 @@ static void table_notes_tails(rcuprof_table *t)
                               c->s.median_hi);
         }
     if (st.len > 0)
-        note(t, "stalls (runs above %.0fx their cell's reference, its ceil(n/4)-th fastest run, so a cell where most runs stall still counts them; spread alone, log-normal of log SD 0.8, gives such a run in under 2.5%% of cells of 2 to 40 runs; kept in the figures): %s",
+        note(t, "stalls (runs above %.0fx their cell's reference, its ceil(n/4)-th fastest run, so a cell where most runs stall still counts them; the rule ignores the cell's spread: log-normal spread of log SD 0.8 alone gives such a run in under 2.5%% of cells of 2 to 40 runs, more in larger or wider cells, and at 4 runs or fewer the reference is the fastest run, so one abnormally fast run makes the others stalls; kept in the figures): %s",
              RCUPROF_STALL_FACTOR, st.p);
     if (out.len > 0)
         note(t, "heavy tail: the printed figure, the geometric mean, lies outside the %.0f%% interval of the cell's median (distribution-free, checked from %d runs), so a few runs far from the rest pull it away from the typical run; the median is the figure to read for the cell (CSV median_ns; the scaling report, scaling.md, prints medians, while these tables print geometric means), but the row's change is still a ratio of geometric means, not of medians: %s",

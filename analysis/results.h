@@ -219,8 +219,11 @@ typedef struct rcuprof_change_st {
 } rcuprof_change;
 
 /* A run above this many times its cell's fast reference, the ceil(n/4)-th
- * fastest run (rcuprof_stats_stalls), is a stall.  Plain log-normal
- * spread of log SD 0.8 flags 0.4% to 2.4% of cells of 2 to 40 runs
+ * fastest run (rcuprof_stats_stalls), is a stall.  The rule ignores the
+ * cell's spread: plain log-normal spread of log SD 0.8 flags under 2.5%
+ * of cells of 2 to 40 runs (exactly 0.44% at 2) but 3.9% at 80, and far
+ * more at wider spread; at 4 runs or fewer the reference is the fastest
+ * run, so one abnormally fast run makes the others stalls
  * (test_stats_desc, analysis/README.md section 6). */
 # define RCUPROF_STALL_FACTOR 25.0
 

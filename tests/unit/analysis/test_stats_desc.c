@@ -583,6 +583,91 @@ static void test_stalls_simulated(void **state)
 }
 
 /*
+ * The stall rule's false rate on plain log-normal spread, at log SD 0.5,
+ * 0.8 and 1.0, 4000 seeded cells a size from 2 to 80 runs (the figures
+ * docs/methodology.md and analysis/README.md quote).  The rule ignores
+ * the cell's spread, so the rate grows with it and, at 0.8, with n: the
+ * bound the note quotes, under 2.5% of cells, holds to 40 runs and not
+ * beyond (above it at 80).  At 4 runs or fewer the reference is the
+ * fastest run, so a cell is flagged exactly when its range of logs
+ * exceeds ln 25, and the rate has a closed form, 1 - n integral
+ * phi(x) (Phi(x + w) - Phi(x))^(n-1) dx with w = ln 25 / sd (at 2 runs
+ * 2 P(Z > ln 25 / (sd sqrt 2))): 0.44%, 1.23% and 2.30% at 2, 3 and 4
+ * runs of log SD 0.8; the simulation must agree.  For the same reason one
+ * abnormally fast run makes the ordinary ones stalls: 4 runs of 1000
+ * with one of 30 flag 3.
+ */
+static double stalls_exact_small(size_t n, double sd)
+{
+    double w = log(25.0) / sd, h = 1e-3, s = 0, x;
+
+    for (x = -10; x < 10; x += h)
+        s += exp(-x * x / 2) / sqrt(2 * M_PI)
+             * pow(0.5 * erfc(-(x + w) / sqrt(2.0))
+                   - 0.5 * erfc(-x / sqrt(2.0)), (double)(n - 1)) * h;
+    return 1 - (double)n * s;
+}
+
+static void test_stalls_spread(void **state)
+{
+    static const size_t sizes[] = { 2, 3, 4, 5, 8, 12, 20, 40, 80 };
+    static const double sds[] = { 0.5, 0.8, 1.0 };
+    static const double fast[] = { 30, 1000, 1010, 990 };
+    uint64_t seed = 5150;
+    size_t di, si, cell, i, k;
+    double x[80], ref;
+
+    (void)state;
+    for (di = 0; di < NELEM(sds); di++) {
+        double sd = sds[di];
+
+        print_message("stalls at log SD %.1f (exact at 2, 3, 4 runs "
+                      "%.2f%%, %.2f%%, %.2f%%):", sd,
+                      100 * stalls_exact_small(2, sd),
+                      100 * stalls_exact_small(3, sd),
+                      100 * stalls_exact_small(4, sd));
+        for (si = 0; si < NELEM(sizes); si++) {
+            size_t n = sizes[si], flagged = 0;
+
+            for (cell = 0; cell < 4000; cell++) {
+                for (i = 0; i < n; i++)
+                    x[i] = 1000 * exp(sd * stats_test_norm(&seed));
+                assert_int_equal(rcuprof_stats_stalls(x, n, 25, &k, &ref),
+                                 0);
+                flagged += k > 0;
+            }
+            print_message(" %zu runs %.2f%%", n, 100.0 * flagged / 4000);
+            if (n <= 4) {
+                double e = stalls_exact_small(n, sd);
+
+                if (fabs(flagged / 4000.0 - e)
+                    > 4 * sqrt(e * (1 - e) / 4000) + 1e-3)
+                    fail_msg("log SD %.1f, %zu runs: %zu of 4000, exact "
+                             "%.4f", sd, n, flagged, e);
+            }
+            if (sd == 0.5 && flagged > 0)
+                fail_msg("log SD 0.5, %zu runs: %zu flagged", n, flagged);
+            if (sd == 0.8 && n <= 40 && flagged >= 100)
+                fail_msg("log SD 0.8, %zu runs: %zu of 4000 (2.5%% or more)",
+                         n, flagged);
+            if (sd == 0.8 && n == 80 && flagged <= 100)
+                fail_msg("log SD 0.8, 80 runs: %zu of 4000, the docs say "
+                         "above 2.5%%", flagged);
+        }
+        print_message("\n");
+    }
+    assert_true(fabs(stalls_exact_small(2, 0.8)
+                     - erfc(log(25.0) / (0.8 * sqrt(2.0)) / sqrt(2.0)))
+                < 1e-6);
+    assert_true(fabs(stalls_exact_small(2, 0.8) - 0.00444) < 5e-5);
+    assert_true(fabs(stalls_exact_small(3, 0.8) - 0.01235) < 5e-5);
+    assert_true(fabs(stalls_exact_small(4, 0.8) - 0.02302) < 5e-5);
+    assert_int_equal(rcuprof_stats_stalls(fast, 4, 25, &k, &ref), 0);
+    assert_int_equal(k, 3);
+    assert_true(ref == 30);
+}
+
+/*
  * The comparison's heavy-tail check: the geometric mean outside the
  * median's distribution-free 95% interval.  At 6 to 8 runs that interval
  * is [min, max], which holds the geometric mean of any sample: the check
@@ -658,6 +743,7 @@ int main(void)
         cmocka_unit_test(test_stalls),
         cmocka_unit_test(test_stalls_simulated),
         cmocka_unit_test(test_heavy_tail_rate),
+        cmocka_unit_test(test_stalls_spread),
         cmocka_unit_test(test_strerror),
     };
 
