@@ -129,8 +129,10 @@ typedef struct rcuprof_cell_st {
     /* The log-normal mean exp(m + s^2/2), the estimate of the arithmetic
      * mean the Cox interval s.mean_lo..s.mean_hi is built around (CSV
      * centre_ns, JSON centre; not printed: at small n and wide spread it
-     * lies above most runs, its expectation being infinite when s^2 >=
-     * n - 1); the one value when n == 1; the arithmetic mean when some
+     * lies above most runs, and its expectation is infinite when the
+     * true log variance sigma^2 (not the sample's s^2) is at least
+     * n - 1, as E exp(s^2/2) is then); the one value when n == 1; the
+     * arithmetic mean when some
      * value is not above 0. */
     double lognormal_mean;
     /* Runs above RCUPROF_STALL_FACTOR times stall_ref, the cell's
