@@ -34,6 +34,17 @@
  * runs (of those with a known state) are this far apart in total
  * variation distance, half the sum of the absolute differences. */
 #define STATE_MIX_DIFF 0.25
+/* The t test and the rank test disagree when one p is below alpha and
+ * the other above this many times alpha. */
+#define DISAGREE_GAP 2.0
+/* The heavy-tail check, the geometric mean against the median's
+ * distribution-free 95% interval, can fire from 9 runs: at 6 to 8 that
+ * interval is the runs' whole range, which always holds the geometric
+ * mean, and under 6 there is none.  Cells of TAIL_SMALL_MIN runs up to
+ * below that get the weaker sign instead: the geometric mean above every
+ * run but the slowest. */
+#define TAIL_CHECK_MIN 9
+#define TAIL_SMALL_MIN 5
 
 const char *rcuprof_metric_name(int metric)
 {
@@ -229,12 +240,12 @@ static void cell_stage1(const rcuprof_table *t, const rcuprof_results *rs,
 }
 
 /*
- * The centre of x[0..n): the log-normal mean exp(m + v/2), m and v the
- * mean and variance (n - 1) of ln x, which is where the Cox interval of
+ * The log-normal mean of x[0..n): exp(m + v/2), m and v the mean and
+ * variance (n - 1) of ln x, which is where the Cox interval of
  * rcuprof_stats_mean_ci_log is centred on the log scale; x[0] when n is
  * 1; the arithmetic mean when some x is not above 0.
  */
-static double cell_centre(const double *x, size_t n, double mean)
+static double cell_lognormal_mean(const double *x, size_t n, double mean)
 {
     double m = 0, v = 0;
     size_t i;
@@ -251,14 +262,13 @@ static double cell_centre(const double *x, size_t n, double mean)
     return exp(m + v / 2);
 }
 
-/* Runs of x[0..n) above RCUPROF_STALL_FACTOR times the median. */
-static size_t cell_stalls(const double *x, size_t n, double median)
+/* Runs of x[0..n) above RCUPROF_STALL_FACTOR times the fast reference,
+ * the ceil(n/4)-th fastest run; none when that is not above 0. */
+static void cell_stalls(rcuprof_cell *c, const double *x, size_t n)
 {
-    size_t i, k = 0;
-
-    for (i = 0; i < n && median > 0; i++)
-        k += x[i] > RCUPROF_STALL_FACTOR * median;
-    return k;
+    if (rcuprof_stats_stalls(x, n, RCUPROF_STALL_FACTOR, &c->n_stalls,
+                             &c->stall_ref) != RCUPROF_STATS_OK)
+        c->n_stalls = 0;
 }
 
 static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
@@ -267,7 +277,7 @@ static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
                        struct rcuprof_sb *outl)
 {
     rcuprof_cell *c = &t->cells[ti * t->nvariants + v];
-    rcuprof_stats_summary ts;
+    rcuprof_stats_geo g;
     size_t i, k = 0;
 
     c->n = n;
@@ -280,21 +290,52 @@ static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
     }
     if (n == 0)
         return;
+    c->n_nonpos = 0;
     for (i = 0; i < n; i++) {
         x[i] = metric_of(&rs->points[idx[i]], t->metric);
-        if (isfinite(rs->points[idx[i]].result.ops_per_s))
+        c->n_nonpos += !(x[i] > 0);
+        if (rs->points[idx[i]].result.ops_per_s > 0
+            && isfinite(rs->points[idx[i]].result.ops_per_s))
             y[k++] = rs->points[idx[i]].result.ops_per_s;
     }
     rcuprof_stats_describe(x, n, LEVEL, &c->s);
     /* The interval of a positive mean stays positive: on the logs (Cox);
      * NAN when some value is not above 0 or n < 2. */
     rcuprof_stats_mean_ci_log(x, n, LEVEL, &c->s.mean_lo, &c->s.mean_hi);
-    c->centre = cell_centre(x, n, c->s.mean);
-    c->n_stalls = cell_stalls(x, n, c->s.median);
-    c->tput_mean = c->tput_lo = c->tput_hi = NAN;
-    if (k > 0 && rcuprof_stats_describe(y, k, LEVEL, &ts) == RCUPROF_STATS_OK) {
-        c->tput_mean = ts.mean;
-        rcuprof_stats_mean_ci_log(y, k, LEVEL, &c->tput_lo, &c->tput_hi);
+    c->lognormal_mean = cell_lognormal_mean(x, n, c->s.mean);
+    c->geomean_lo = c->geomean_hi = c->gsd = NAN;
+    if (rcuprof_stats_geomean(x, n, LEVEL, &g) == RCUPROF_STATS_OK) {
+        c->geomean = g.gm;
+        c->geomean_lo = g.lo;
+        c->geomean_hi = g.hi;
+        c->gsd = g.gsd;
+    } else {
+        c->geomean = c->s.mean;     /* some value not above 0 */
+    }
+    cell_stalls(c, x, n);
+    /* Under TAIL_CHECK_MIN runs: is the geometric mean above every run
+     * but the slowest (what one run far above the rest does)? */
+    c->gm_above_rest = 0;
+    if (n >= TAIL_SMALL_MIN && n < TAIL_CHECK_MIN && c->n_nonpos == 0) {
+        double m1 = -INFINITY, m2 = -INFINITY;
+
+        for (i = 0; i < n; i++) {
+            if (x[i] > m1) {
+                m2 = m1;
+                m1 = x[i];
+            } else if (x[i] > m2) {
+                m2 = x[i];
+            }
+        }
+        c->gm_above_rest = c->geomean > m2 * (1 + 1e-9);
+    }
+    /* Throughput as the cost: the geometric mean, its t interval on the
+     * logs. */
+    c->tput = c->tput_lo = c->tput_hi = NAN;
+    if (k > 0 && rcuprof_stats_geomean(y, k, LEVEL, &g) == RCUPROF_STATS_OK) {
+        c->tput = g.gm;
+        c->tput_lo = g.lo;
+        c->tput_hi = g.hi;
     }
     cell_stage1(t, rs, c, idx, n, y);
     c->probe_retries = probe_median(rs, idx, n, 0, y);
@@ -506,6 +547,23 @@ static void change_stats(rcuprof_table *t, const rcuprof_results *rs,
     change_paired(t, ch, a, b, n);
     if (ch->paired && n0 < n)
         change_two_stage(t, ch, a, b, n, n0);
+    /* A paired change is the ratio of the two geometric means over the
+     * common blocks only; when a cell has runs outside them (a block
+     * where the other variant failed, was dropped as corrupt, or, by
+     * state, ran in another state) those means differ from the printed
+     * cells, and the change can even disagree with them in sign: kept
+     * so that the writers print them and mark the change. */
+    ch->pairs_base_gm = ch->pairs_gm = NAN;
+    ch->partial = ch->paired && (n < na || n < nb);
+    if (ch->paired) {
+        rcuprof_stats_geo ga, gb;
+
+        if (rcuprof_stats_geomean(a, n, LEVEL, &ga) == RCUPROF_STATS_OK
+            && rcuprof_stats_geomean(b, n, LEVEL, &gb) == RCUPROF_STATS_OK) {
+            ch->pairs_base_gm = ga.gm;
+            ch->pairs_gm = gb.gm;
+        }
+    }
     for (i = 0; i < na; i++)
         a[i] = metric_of(&rs->points[ia[i]], t->metric);
     for (i = 0; i < nb; i++)
@@ -670,19 +728,26 @@ static void table_tests(rcuprof_table *t, struct build *b)
 }
 
 /*
- * 1 when the row's primary t test and its rank test (Wilcoxon paired,
- * Mann-Whitney unpaired) fall on different sides of alpha, raw p against
- * raw p, at an n where the rank test can reject at all (its smallest
- * attainable p below alpha: from 6 blocks for Wilcoxon).
+ * 1 when the row's t test and the rank test on the same data (Wilcoxon
+ * signed-rank on the per-block log ratios when paired, Mann-Whitney on
+ * the runs unpaired) clearly disagree, raw p against raw p: one below
+ * alpha and the other above DISAGREE_GAP times alpha (0.048 against
+ * 0.052 is one answer on either side of a line, not a disagreement), at
+ * an n where the rank test can reject at all (its smallest attainable p
+ * below alpha: from 6 blocks for Wilcoxon).  An adaptive row is never
+ * compared: its p is Stein's two-stage t, whose spread is the first
+ * stage's alone, and no rank test matches it (Wilcoxon over every block
+ * tests other data with another spread).
  */
 static int tests_disagree(const rcuprof_table *t, const rcuprof_change *c)
 {
     double rank = c->paired ? c->p_wilcoxon : c->p_mw;
 
-    if (!c->have || !isfinite(c->p) || !isfinite(rank)
-        || !(c->p_min_attainable < t->alpha))
+    if (!c->have || c->two_stage || c->two_stage_na || !isfinite(c->p)
+        || !isfinite(rank) || !(c->p_min_attainable < t->alpha))
         return 0;
-    return (c->p < t->alpha) != (rank < t->alpha);
+    return (c->p < t->alpha && rank > DISAGREE_GAP * t->alpha)
+           || (rank < t->alpha && c->p > DISAGREE_GAP * t->alpha);
 }
 
 /* Rows a reader could misread: too few runs to decide, intervals that
@@ -691,7 +756,7 @@ static int tests_disagree(const rcuprof_table *t, const rcuprof_change *c)
 static void table_notes_rows(rcuprof_table *t)
 {
     struct rcuprof_sb few = { 0 }, holm = { 0 }, stage = { 0 },
-                      disagree = { 0 };
+                      disagree = { 0 }, part = { 0 };
     size_t ti, v;
 
     for (ti = 0; ti < t->nthreads; ti++)
@@ -702,6 +767,15 @@ static void table_notes_rows(rcuprof_table *t)
             if (v == t->baseline || !c->have)
                 continue;
             cell_name(t, v, ti, nm, sizeof(nm));
+            if (c->partial)
+                rcuprof_sb_printf(&part, "%s%s %zu blocks (cells of %zu and "
+                                  "%zu runs): %s %.1f, %s %.1f, %+.1f%%",
+                                  part.len ? "; " : "", nm, c->n_pairs,
+                                  t->cells[ti * t->nvariants + t->baseline].n,
+                                  t->cells[ti * t->nvariants + v].n,
+                                  t->variants[t->baseline], c->pairs_base_gm,
+                                  t->variants[v], c->pairs_gm,
+                                  c->change_pct);
             if (c->two_stage_na)
                 rcuprof_sb_printf(&stage, "%s%s (first stage %zu pairs of "
                                   "%zu)", stage.len ? ", " : "", nm,
@@ -717,9 +791,11 @@ static void table_notes_rows(rcuprof_table *t)
                 rcuprof_sb_printf(&holm, "%s%s (p %.3g, Holm %.3g)",
                                   holm.len ? ", " : "", nm, c->p, c->p_holm);
             if (!c->too_few && tests_disagree(t, c))
-                rcuprof_sb_printf(&disagree, "%s%s (t p %.3g, %s p %.3g)",
-                                  disagree.len ? ", " : "", nm, c->p,
-                                  c->paired ? "Wilcoxon" : "Mann-Whitney",
+                rcuprof_sb_printf(&disagree, "%s%s (%s p %.3g, %s p %.3g)",
+                                  disagree.len ? ", " : "", nm,
+                                  c->paired ? "paired t" : "Welch t",
+                                  c->p, c->paired ? "Wilcoxon signed-rank"
+                                                  : "Mann-Whitney",
                                   c->paired ? c->p_wilcoxon : c->p_mw);
         }
     if (few.len > 0)
@@ -732,24 +808,36 @@ static void table_notes_rows(rcuprof_table *t)
         note(t, "adaptive rows that decide nothing: their first stage has under 2 pairs or no spread (every ratio equal), so Stein's two-stage interval does not apply, and the paired t over the added blocks would be the naive optional-stopping test (the figures shown are that test's, for reading only): %s",
              stage.p);
     if (disagree.len > 0)
-        note(t, "tests disagree at %g: the row's t test on the logs (which decides) and its rank test (Wilcoxon signed-rank on the same log ratios; Mann-Whitney when unpaired), at an n where the rank test can reject, one rejecting and the other not: a few blocks far out, or a skew the t test's normal logs do not fit; read the per-block ratios before trusting the row: %s",
-             t->alpha, disagree.p);
+        note(t, "tests disagree (one p below %g, the other above %g): the row's t test on the logs (which decides; paired t on the per-block log ratios, Welch t on the runs' logs when unpaired) against the rank test on the same data (Wilcoxon signed-rank on the same log ratios; Mann-Whitney on the same runs), at an n where the rank test can reject (adaptive rows, whose p is Stein's two-stage t, are not compared); such a row may have a few blocks far out, or a skew the t test's normal logs do not fit: read its per-block ratios before trusting it: %s",
+             t->alpha, DISAGREE_GAP * t->alpha, disagree.p);
+    if (part.len > 0)
+        note(t, "changes from the common blocks only ([^b] in md): a paired change is the ratio of the two variants' geometric means over the blocks where both have a run, and these rows' cells also hold runs outside those blocks (a failed or corrupt run, or with --by-state a run of another state), so the printed cells, each the geometric mean of all its runs, can give another ratio, even of the other sign; over the common blocks: %s",
+             part.p);
     free(few.p);
     free(holm.p);
     free(stage.p);
     free(disagree.p);
+    free(part.p);
 }
 
 /*
- * Cells whose arithmetic mean lies outside their interval: the cells show
- * the log-normal mean, the interval's centre, and one run far out (a
- * stall, a preemption) pulls the arithmetic mean past the interval; and
- * cells with stalls, runs above RCUPROF_STALL_FACTOR times the median, so
- * that a reader sees a tail and not only a wide interval.
+ * Cells whose printed centre, the geometric mean, lies outside the
+ * distribution-free 95% interval of their median (from TAIL_CHECK_MIN,
+ * 9, runs: below, that interval is the whole range or none, and holds
+ * the geometric mean whatever the runs): a few runs far from the rest
+ * pull the geometric mean away from the typical run (log-normal runs
+ * alone do it in under 0.1% of cells: the two estimate the same point;
+ * test_stats_desc test_heavy_tail_rate); cells of 5 to 8 runs whose
+ * geometric mean lies above every run but the slowest, the sign one far
+ * run leaves where the check cannot run (plain log-normal spread does it
+ * too: test_results test_heavy_tail_small prints how often); and cells with stalls, runs above
+ * RCUPROF_STALL_FACTOR times the cell's fast reference (the ceil(n/4)-th
+ * fastest run), so that a reader sees a tail and not only a wide
+ * interval.
  */
 static void table_notes_tails(rcuprof_table *t)
 {
-    struct rcuprof_sb out = { 0 }, st = { 0 };
+    struct rcuprof_sb out = { 0 }, st = { 0 }, small = { 0 }, zero = { 0 };
     size_t ti, v;
 
     for (ti = 0; ti < t->nthreads; ti++)
@@ -759,25 +847,47 @@ static void table_notes_tails(rcuprof_table *t)
 
             cell_name(t, v, ti, nm, sizeof(nm));
             if (c->n_stalls > 0)
-                rcuprof_sb_printf(&st, "%s%s %zu of %zu (median %.1f)",
+                rcuprof_sb_printf(&st, "%s%s %zu of %zu (reference %.1f)",
                                   st.len ? ", " : "", nm, c->n_stalls, c->n,
-                                  c->s.median);
-            if (c->n < 2 || !isfinite(c->s.mean_lo) || !isfinite(c->s.mean_hi)
-                || (c->s.mean >= c->s.mean_lo && c->s.mean <= c->s.mean_hi))
+                                  c->stall_ref);
+            if (c->n_nonpos > 0)
+                rcuprof_sb_printf(&zero, "%s%s (%zu of %zu runs)",
+                                  zero.len ? ", " : "", nm, c->n_nonpos,
+                                  c->n);
+            if (c->gm_above_rest)
+                rcuprof_sb_printf(&small, "%s%s (geometric mean %.1f, "
+                                  "median %.1f, %zu runs)",
+                                  small.len ? ", " : "", nm, c->geomean,
+                                  c->s.median, c->n);
+            /* exp(mean ln x) of equal values can differ from them in the
+             * last bit: a relative 1e-9 is inside. */
+            if (c->n == 0 || c->n_nonpos > 0 || !isfinite(c->s.median_lo)
+                || !isfinite(c->s.median_hi)
+                || (c->geomean >= c->s.median_lo * (1 - 1e-9)
+                    && c->geomean <= c->s.median_hi * (1 + 1e-9)))
                 continue;
-            rcuprof_sb_printf(&out, "%s%s (arithmetic mean %.1f, interval "
-                              "[%.1f, %.1f], median %.1f)",
-                              out.len ? ", " : "", nm, c->s.mean,
-                              c->s.mean_lo, c->s.mean_hi, c->s.median);
+            rcuprof_sb_printf(&out, "%s%s (geometric mean %.1f, median "
+                              "%.1f [%.1f, %.1f])", out.len ? ", " : "", nm,
+                              c->geomean, c->s.median, c->s.median_lo,
+                              c->s.median_hi);
         }
     if (st.len > 0)
-        note(t, "stalls (runs above %.0fx their cell's median; kept in the figures): %s",
+        note(t, "stalls (runs above %.0fx their cell's reference, its ceil(n/4)-th fastest run, so a cell where most runs stall still counts them; the rule ignores the cell's spread: log-normal spread of log SD 0.8 alone gives such a run in under 2.5%% of cells of 2 to 40 runs, more in larger or wider cells, and at 4 runs or fewer the reference is the fastest run, so one abnormally fast run makes the others stalls; kept in the figures): %s",
              RCUPROF_STALL_FACTOR, st.p);
     if (out.len > 0)
-        note(t, "heavy tail: the arithmetic mean lies outside the interval (the cells show the log-normal mean, the interval's centre; a few slow runs pull the arithmetic mean past it): %s",
-             out.p);
+        note(t, "heavy tail: the printed figure, the geometric mean, lies outside the %.0f%% interval of the cell's median (distribution-free, checked from %d runs), so a few runs far from the rest pull it away from the typical run; the median is the figure to read for the cell (CSV median_ns; the scaling report, scaling.md, prints medians, while these tables print geometric means), but the row's change is still a ratio of geometric means, not of medians: %s",
+             100 * t->level, TAIL_CHECK_MIN, out.p);
+    if (small.len > 0)
+        note(t, "heavy tail not checked: the check needs %d runs (below that the median's distribution-free interval is the whole range, or none, and holds the geometric mean whatever the runs); in these cells of %d to %d runs the geometric mean lies above every run but the slowest, as one run far above the rest puts it, though plain spread does it too at these sizes; compare it with the median (and the change, a ratio of geometric means, with the runs): %s",
+             TAIL_CHECK_MIN, TAIL_SMALL_MIN, TAIL_CHECK_MIN - 1, small.p);
+    if (zero.len > 0)
+        note(t, "cells with a run of 0 ns/op (has 0: a run whose %s per op was recorded as 0): a geometric mean needs every run above 0, so the figure printed for them is the arithmetic mean of their runs, without interval or spread, and a change against them is n/a (the CSV and JSON keep the median): %s",
+             t->metric == RCUPROF_METRIC_CPU ? "CPU time" : "time",
+             zero.p);
     free(out.p);
     free(st.p);
+    free(small.p);
+    free(zero.p);
 }
 
 /*
@@ -860,7 +970,7 @@ static void table_notes(rcuprof_table *t, const rcuprof_results *rs,
     for (i = 0; i < rs->nfiles && !isfinite(t->target_mde_pct); i++)
         t->target_mde_pct = rcuprof_results_target_mde(rs, i);
     if (isfinite(t->target_mde_pct))
-        note(t, "adaptive sweep (target MDE %.3g%%): blocks were added after the first stage until every MDE reached the target or the time ran out; %zu row(s) use Stein's two-stage t (the spread of the first-stage blocks only), which stays valid whatever number of blocks that spread chose (docs/methodology.md)",
+        note(t, "adaptive sweep (target MDE %.3g%%): blocks were added after the first stage until every MDE reached the target or the time ran out; %zu row(s) use Stein's two-stage t (the spread of the first-stage blocks only), which stays valid whatever number of blocks that spread chose (docs/methodology.md); no rank test matches that p (the Wilcoxon column ranks every block), so these rows get no \"tests disagree\" check",
              t->target_mde_pct, t->n_two_stage);
     if (b->unpaired > 0)
         note(t, "%zu row(s) have no common blocks: change from the geometric means with Welch's t on the logs (interval and p)",
@@ -929,7 +1039,7 @@ static void table_state_notes(rcuprof_table *t, const rcuprof_results *rs,
     /* Results that all predate the sampler get no note (their CSV and
      * JSON say unknown), unless the rows are by state. */
     for (i = 0; i < rs->nfiles; i++)
-        sampled += rs->files[i].state.n > 0;
+        sampled += rs->files[i].state.n + rs->files[i].state.n_stalled > 0;
     for (i = 0; i < rs->nfiles && (sampled > 0 || t->by_state); i++) {
         const rcuprof_state_split *sp = &rs->files[i].state;
         double cost = 0;
@@ -948,15 +1058,20 @@ static void table_state_notes(rcuprof_table *t, const rcuprof_results *rs,
         else
             snprintf(costs, sizeof(costs), "the sampler's cost was not "
                      "recorded");
-        if (sp->n == 0)
+        if (sp->n == 0 && sp->n_stalled == 0)
             note(t, "machine state unknown%s%s: no round trip sampled inside the window (results written before the sampler, or --rtt off)",
                  rs->nfiles > 1 ? " in " : "",
                  rs->nfiles > 1 ? rs->files[i].path : "");
-        else if (sp->too_few)
+        else if (sp->too_few && sp->n_stalled == 0)
             note(t, "machine state unknown%s%s: only %zu round-trip samples inside the windows, under the %d a split into fast and slow needs (Otsu's cut splits a few samples of one state by chance: docs/methodology.md); %s",
                  rs->nfiles > 1 ? " in " : "",
                  rs->nfiles > 1 ? rs->files[i].path : "", sp->n,
                  RCUPROF_STATE_MIN_SAMPLES, costs);
+        else if (sp->too_few)
+            note(t, "machine state%s%s: only %zu round-trip samples inside the windows, under the %d a split into fast and slow needs (docs/methodology.md), and %zu that stalled (null samples, the slow state itself): a run whose every sample stalled is slow, every other run unknown; %s",
+                 rs->nfiles > 1 ? " in " : "",
+                 rs->nfiles > 1 ? rs->files[i].path : "", sp->n,
+                 RCUPROF_STATE_MIN_SAMPLES, sp->n_stalled, costs);
         else if (!sp->two)
             note(t, "machine state%s%s: one cluster over %zu round-trip samples (median %.0f ns): every run fast unless a burst stalled (a null sample counts as slow); %s",
                  rs->nfiles > 1 ? " in " : "",

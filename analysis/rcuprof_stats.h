@@ -90,6 +90,30 @@ int rcuprof_stats_quantile(const double *x, size_t n, double p, double *q);
 int rcuprof_stats_mean_ci_log(const double *x, size_t n, double level,
                               double *lo, double *hi);
 
+/*
+ * The geometric mean of a positive quantity and its interval, both on the
+ * logs: with y = ln x of mean m and sample SD s, the geometric mean exp(m)
+ * and exp(m -+ t(1 - (1 - level)/2, n - 1) s / sqrt(n)), Student's t
+ * interval of m mapped back.  Under log-normality exp(m) estimates the
+ * median; it is the centre the ratio of two cells' geometric means (a
+ * change on the logs) is built from, and it has finite moments at any n,
+ * unlike the log-normal mean exp(m + s^2/2).  gsd = exp(s), the geometric
+ * standard deviation (a factor: one SD of ln x either side is gm / gsd to
+ * gm * gsd).
+ */
+typedef struct rcuprof_stats_geo_st {
+    size_t n;
+    double gm;                  /* exp(m) */
+    double sd_log;              /* s; NAN if n < 2 */
+    double gsd;                 /* exp(s); NAN if n < 2 */
+    double level;
+    double lo, hi;              /* exp(m -+ t s / sqrt(n)); NAN if n < 2 */
+} rcuprof_stats_geo;
+
+/* Every x > 0 (EDEGENERATE), n >= 1 (ETOOFEW). */
+int rcuprof_stats_geomean(const double *x, size_t n, double level,
+                          rcuprof_stats_geo *out);
+
 /* The interval of rcuprof_stats_summary.median_lo/hi on its own. */
 int rcuprof_stats_median_ci(const double *x, size_t n, double level,
                             double *lo, double *hi, double *coverage);
@@ -305,7 +329,7 @@ int rcuprof_stats_mde_unpaired(double mean_a, double sd_a, size_t na,
                                double power, double *mde_pct);
 
 /* ---------------------------------------------------------------------- */
-/* 6. Outliers and noise                                                   */
+/* 6. Outliers, stalls and noise                                           */
 
 /*
  * Tukey's fences with k (1.5 is the classic): flags[i] = -1 below
@@ -333,6 +357,20 @@ int rcuprof_stats_modified_z(const double *x, size_t n, double threshold,
  * NULL or cv_max < 0.
  */
 int rcuprof_stats_noisy(const rcuprof_stats_summary *s, double cv_max);
+
+/*
+ * Stalls: values far above the fast ones.  The reference is the
+ * ceil(n/4)-th smallest value (the lower quartile as an order statistic,
+ * Hyndman & Fan type 1): at n = 2 the faster value, and a fast one as long
+ * as at least ceil(n/4) values are fast, so a majority of stalls (up to
+ * n - ceil(n/4)) is still counted.  A value above factor x reference is a
+ * stall; *count of them, *ref the reference (NAN on error).  factor > 1
+ * and finite; n >= 1 (ETOOFEW); a reference not above 0 is EDEGENERATE
+ * (count 0).  Which factor keeps plain log-normal spread from being
+ * flagged: analysis/README.md, section 6.
+ */
+int rcuprof_stats_stalls(const double *x, size_t n, double factor,
+                         size_t *count, double *ref);
 
 /* ---------------------------------------------------------------------- */
 /* 7. Universal Scalability Law                                            */

@@ -306,6 +306,10 @@ static int classify_states(rcuprof_results *rs, size_t fi)
     free(all);
     if (rc != 0)
         return -1;
+    for (i = 0; i < rs->npoints; i++)
+        if (rs->points[i].file == fi
+            && rs->points[i].status == RCUPROF_POINT_OK)
+            f->state.n_stalled += rs->points[i].result.n_rtt_stalled;
     for (i = 0; i < rs->npoints; i++) {
         rcuprof_record *r = &rs->points[i].result;
 

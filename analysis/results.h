@@ -107,18 +107,52 @@ int rcuprof_metric_parse(const char *s);
 typedef struct rcuprof_cell_st {
     size_t n;                   /* ok runs */
     size_t failed;              /* runs recorded failed/timeout/crashed */
+    /* Runs of 0 ns/op (cpu_ns_per_op may be 0: record.h): with any, the
+     * cell has no geometric mean; geomean holds the arithmetic mean, the
+     * writers mark the cell "has 0" and a note says why. */
+    size_t n_nonpos;
     rcuprof_stats_summary s;    /* valid when n >= 1; s.mean is the
                                  * arithmetic mean */
     /* The cell's centre, what the tables print and the cost plot draws:
-     * the log-normal mean exp(m + v/2) of the logs' mean m and variance v,
-     * the estimate the interval s.mean_lo..s.mean_hi (Cox, on the logs) is
-     * built around, so always inside it; the one value when n == 1; the
-     * arithmetic mean when some value is not above 0. */
-    double centre;
-    /* Runs above RCUPROF_STALL_FACTOR times the cell's median: a tail
-     * (a stalled or preempted run) rather than spread. */
+     * the geometric mean exp(m) of the runs (m, s: the mean and SD of
+     * their logs), with Student's t interval on the logs mapped back,
+     * exp(m -+ t s / sqrt(n)) (rcuprof_stats_geomean), and the geometric
+     * SD exp(s), the spread md-wide prints beside it.  The change column
+     * is a ratio of such means: of these two cells' exactly when every
+     * run of both is paired; a paired change from fewer blocks than a
+     * cell's n is the ratio over the common blocks only (rcuprof_change
+     * partial, pairs_base_gm, pairs_gm), which can differ from the
+     * cells' even in sign, and the writers mark it.  The
+     * one value when n == 1 (no interval, no spread); the arithmetic mean
+     * (no interval) when some value is not above 0. */
+    double geomean, geomean_lo, geomean_hi, gsd;
+    /* The log-normal mean exp(m + s^2/2), the estimate of the arithmetic
+     * mean the Cox interval s.mean_lo..s.mean_hi is built around (CSV
+     * centre_ns, JSON centre; not printed: at small n and wide spread it
+     * lies above most runs, and its expectation is infinite when the
+     * true log variance sigma^2 (not the sample's s^2) is at least
+     * n - 1, as E exp(s^2/2) is then); the one value when n == 1; the
+     * arithmetic mean when some
+     * value is not above 0. */
+    double lognormal_mean;
+    /* Runs above RCUPROF_STALL_FACTOR times stall_ref, the cell's
+     * ceil(n/4)-th fastest run (rcuprof_stats_stalls): a stalled or
+     * preempted run rather than spread, counted even when most runs
+     * stall. */
     size_t n_stalls;
-    double tput_mean, tput_lo, tput_hi; /* ops_per_s: mean, t interval */
+    double stall_ref;
+    /* Cells of 5 to 8 runs, where the heavy-tail check (the geometric
+     * mean outside the median's distribution-free interval, from 9 runs)
+     * cannot fire: 1 when the geometric mean lies above every run but
+     * the slowest. */
+    int gm_above_rest;
+    /* ops_per_s on the same scale as the cost: the geometric mean of the
+     * runs' throughput with Student's t interval on the logs
+     * (rcuprof_stats_geomean).  For the wall metric exactly threads x 1e9
+     * over geomean, and the interval that of the cost inverted, as
+     * ops_per_s = threads x 1e9 / wall_ns_per_op run by run.  NAN without
+     * a run above 0; no interval under 2. */
+    double tput, tput_lo, tput_hi;
     size_t n_outliers;          /* modified z beyond 3.5 */
     int noisy;                  /* CV above RCUPROF_STATS_NOISY_CV */
     /* Medians over the runs of the probe figures (record.h); NAN when no
@@ -147,6 +181,15 @@ typedef struct rcuprof_change_st {
     int have;                   /* computable: both cells have n >= 2 */
     int paired;                 /* from >= 2 common blocks, else unpaired */
     size_t n_pairs;
+    /* Paired from fewer blocks than either cell's n (a block where one
+     * variant has no ok run, or by state a run of another state): the
+     * change is the ratio of the geometric means over the common blocks,
+     * pairs_gm over pairs_base_gm, not of the printed cells (each the
+     * geometric mean of all its runs), and may differ from theirs even
+     * in sign; the writers mark it and print both means.  The means are
+     * set on every paired row (NAN otherwise). */
+    int partial;
+    double pairs_base_gm, pairs_gm;
     double change_pct, lo_pct, hi_pct; /* B relative to the baseline A:
                                  * geometric means, t interval on logs */
     double sd_log;              /* paired: SD of the log ratios */
@@ -177,8 +220,14 @@ typedef struct rcuprof_change_st {
     int two_stage_na;
 } rcuprof_change;
 
-/* A run above this many times its cell's median is a stall. */
-# define RCUPROF_STALL_FACTOR 5.0
+/* A run above this many times its cell's fast reference, the ceil(n/4)-th
+ * fastest run (rcuprof_stats_stalls), is a stall.  The rule ignores the
+ * cell's spread: plain log-normal spread of log SD 0.8 flags under 2.5%
+ * of cells of 2 to 40 runs (exactly 0.44% at 2) but 3.9% at 80, and far
+ * more at wider spread; at 4 runs or fewer the reference is the fastest
+ * run, so one abnormally fast run makes the others stalls
+ * (test_stats_desc, analysis/README.md section 6). */
+# define RCUPROF_STALL_FACTOR 25.0
 
 /* Fewest blocks (paired) or runs per side (unpaired) a row decides from:
  * the t test then has at least 2 degrees of freedom. */

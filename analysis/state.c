@@ -74,6 +74,18 @@ static size_t otsu(const double *y, size_t n, double *sep)
 
 int rcuprof_state_learn(const double *ns, size_t n, rcuprof_state_split *s)
 {
+    static const rcuprof_state_rule rule = {
+        RCUPROF_STATE_MIN_SAMPLES, RCUPROF_STATE_MIN_CLASS,
+        RCUPROF_STATE_MIN_RATIO, RCUPROF_STATE_MIN_SEP
+    };
+
+    return rcuprof_state_learn_rule(ns, n, &rule, s);
+}
+
+int rcuprof_state_learn_rule(const double *ns, size_t n,
+                             const rcuprof_state_rule *rule,
+                             rcuprof_state_split *s)
+{
     double *x, *y, sep, g0 = 0, g1 = 0;
     size_t i, m = 0, k;
 
@@ -93,7 +105,8 @@ int rcuprof_state_learn(const double *ns, size_t n, rcuprof_state_split *s)
     s->n = s->n_fast = m;
     if (m > 0)
         s->fast_ns = median_sorted(x, m);
-    s->too_few = m < RCUPROF_STATE_MIN_SAMPLES;
+    /* Otsu needs 2 samples to cut, whatever the rule's minimum. */
+    s->too_few = m < rule->min_samples || m < 2;
     if (!s->too_few) {
         for (i = 0; i < m; i++)
             y[i] = log(x[i]);
@@ -103,10 +116,8 @@ int rcuprof_state_learn(const double *ns, size_t n, rcuprof_state_split *s)
             *(i < k ? &g0 : &g1) += y[i];
         g0 /= k;
         g1 /= m - k;
-        if (sep >= RCUPROF_STATE_MIN_SEP
-            && exp(g1 - g0) >= RCUPROF_STATE_MIN_RATIO
-            && k >= RCUPROF_STATE_MIN_CLASS
-            && m - k >= RCUPROF_STATE_MIN_CLASS) {
+        if (sep >= rule->min_sep && exp(g1 - g0) >= rule->min_ratio
+            && k >= rule->min_class && m - k >= rule->min_class) {
             s->two = 1;
             s->threshold_ns = sqrt(x[k - 1] * x[k]);
             s->fast_ns = median_sorted(x, k);
@@ -131,7 +142,15 @@ int rcuprof_state_of_run(const rcuprof_state_split *s, const double *ns,
 {
     size_t i, slow = stalled;
 
-    if (n + stalled == 0 || s->too_few)
+    if (n + stalled == 0)
+        return RCUPROF_STATE_UNKNOWN;
+    /* Every sample a stall: slow whatever was learned, since a stall is
+     * the slow state itself and needs no threshold to be read. */
+    if (n == 0)
+        return RCUPROF_STATE_SLOW;
+    /* Samples the file had too few to place: even beside a stall the run
+     * is slow or mixed, and which is not known. */
+    if (s->too_few)
         return RCUPROF_STATE_UNKNOWN;
     for (i = 0; i < n; i++)
         slow += rcuprof_state_of_sample(s, ns[i]) == RCUPROF_STATE_SLOW;

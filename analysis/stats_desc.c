@@ -210,6 +210,46 @@ int rcuprof_stats_mean_ci_log(const double *x, size_t n, double level,
     return RCUPROF_STATS_OK;
 }
 
+int rcuprof_stats_geomean(const double *x, size_t n, double level,
+                          rcuprof_stats_geo *out)
+{
+    double *y, m, v;
+    size_t i;
+
+    if (out == NULL)
+        return RCUPROF_STATS_EINVAL;
+    out->n = n;
+    out->gm = out->sd_log = out->gsd = out->lo = out->hi = NAN;
+    out->level = level;
+    if (x == NULL || !rcuprof_stats__open_unit(level)
+        || !rcuprof_stats__all_finite(x, n))
+        return RCUPROF_STATS_EINVAL;
+    if (n == 0)
+        return RCUPROF_STATS_ETOOFEW;
+    for (i = 0; i < n; i++)
+        if (!(x[i] > 0.0))
+            return RCUPROF_STATS_EDEGENERATE;
+    if ((y = malloc(n * sizeof(*y))) == NULL)
+        return RCUPROF_STATS_ENOMEM;
+    for (i = 0; i < n; i++)
+        y[i] = log(x[i]);
+    rcuprof_stats__mean_var(y, n, &m, &v);
+    free(y);
+    out->gm = exp(m);
+    if (n >= 2) {
+        double hw;
+
+        /* rounding can leave a variance of equal values a hair below 0 */
+        out->sd_log = v > 0.0 ? sqrt(v) : 0.0;
+        out->gsd = exp(out->sd_log);
+        hw = gsl_cdf_tdist_Pinv(1.0 - (1.0 - level) / 2.0, (double)(n - 1))
+             * out->sd_log / sqrt((double)n);
+        out->lo = exp(m - hw);
+        out->hi = exp(m + hw);
+    }
+    return RCUPROF_STATS_OK;
+}
+
 int rcuprof_stats_describe(const double *x, size_t n, double level,
                            rcuprof_stats_summary *out)
 {
@@ -325,6 +365,35 @@ int rcuprof_stats_modified_z(const double *x, size_t n, double threshold,
     if (n_out != NULL)
         *n_out = cnt;
     return mad > 0.0 ? RCUPROF_STATS_OK : RCUPROF_STATS_EDEGENERATE;
+}
+
+int rcuprof_stats_stalls(const double *x, size_t n, double factor,
+                         size_t *count, double *ref)
+{
+    double *s, r;
+    size_t i, k = 0;
+
+    if (count != NULL)
+        *count = 0;
+    if (ref != NULL)
+        *ref = NAN;
+    if (x == NULL || count == NULL || !(factor > 1.0) || !isfinite(factor)
+        || !rcuprof_stats__all_finite(x, n))
+        return RCUPROF_STATS_EINVAL;
+    if (n == 0)
+        return RCUPROF_STATS_ETOOFEW;
+    if ((s = rcuprof_stats__sorted_copy(x, n)) == NULL)
+        return RCUPROF_STATS_ENOMEM;
+    r = s[(n + 3) / 4 - 1];
+    free(s);
+    if (ref != NULL)
+        *ref = r;
+    if (!(r > 0.0))
+        return RCUPROF_STATS_EDEGENERATE;
+    for (i = 0; i < n; i++)
+        k += x[i] > factor * r;
+    *count = k;
+    return RCUPROF_STATS_OK;
 }
 
 int rcuprof_stats_noisy(const rcuprof_stats_summary *s, double cv_max)

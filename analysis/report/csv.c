@@ -20,9 +20,10 @@ char *rcuprof_table_csv(const rcuprof_table *t)
     size_t ti, v;
 
     rcuprof_sb_printf(&b, "metric,threads,oversubscribed,variant,baseline,n,failed,"
-              "mean_ns,centre_ns,median_ns,sd_ns,mean_lo_ns,mean_hi_ns,median_lo_ns,"
-              "median_hi_ns,cv,noisy,outliers,stalls,ops_per_s,paired,pairs,"
-              "change_pct,change_lo_pct,change_hi_pct,p,p_holm,p_wilcoxon,"
+              "mean_ns,centre_ns,geomean_ns,geomean_lo_ns,geomean_hi_ns,gsd,"
+              "median_ns,sd_ns,mean_lo_ns,mean_hi_ns,median_lo_ns,"
+              "median_hi_ns,cv,noisy,outliers,stalls,stall_ref_ns,zero_runs,ops_per_s,"
+              "paired,pairs,partial,pairs_base_geomean_ns,pairs_geomean_ns,change_pct,change_lo_pct,change_hi_pct,p,p_holm,p_wilcoxon,"
               "p_wilcoxon_holm,p_welch,p_welch_holm,p_mw,p_mw_holm,mde_pct,"
               "too_few,resolved,p_min_attainable,"
               "state,runs_fast,runs_slow,runs_mixed,runs_unknown\n");
@@ -37,7 +38,11 @@ char *rcuprof_table_csv(const rcuprof_table *t)
                       rcuprof_table_oversubscribed(t, ti), t->variants[v],
                       t->variants[t->baseline], c->n, c->failed);
             csv_num(&b, has ? c->s.mean : NAN);
-            csv_num(&b, has ? c->centre : NAN);
+            csv_num(&b, has ? c->lognormal_mean : NAN);
+            csv_num(&b, has ? c->geomean : NAN);
+            csv_num(&b, has ? c->geomean_lo : NAN);
+            csv_num(&b, has ? c->geomean_hi : NAN);
+            csv_num(&b, has ? c->gsd : NAN);
             csv_num(&b, has ? c->s.median : NAN);
             csv_num(&b, has ? c->s.sd : NAN);
             csv_num(&b, has ? c->s.mean_lo : NAN);
@@ -47,12 +52,17 @@ char *rcuprof_table_csv(const rcuprof_table *t)
             csv_num(&b, has ? c->s.cv : NAN);
             rcuprof_sb_printf(&b, ",%d,%zu,%zu", c->noisy, c->n_outliers,
                               c->n_stalls);
-            csv_num(&b, has ? c->tput_mean : NAN);
+            csv_num(&b, has ? c->stall_ref : NAN);
+            rcuprof_sb_printf(&b, ",%zu", c->n_nonpos);
+            csv_num(&b, has ? c->tput : NAN);
             if (v == t->baseline || !ch->have) {
-                rcuprof_sb_printf(&b, ",,%s,,,,,,,,,,,,,,,",
+                rcuprof_sb_printf(&b, ",,%s,,,,,,,,,,,,,,,,,,",
                           v == t->baseline ? "" : "0");
             } else {
-                rcuprof_sb_printf(&b, ",%d,%zu", ch->paired, ch->n_pairs);
+                rcuprof_sb_printf(&b, ",%d,%zu,%d", ch->paired, ch->n_pairs,
+                                  ch->partial);
+                csv_num(&b, ch->pairs_base_gm);
+                csv_num(&b, ch->pairs_gm);
                 csv_num(&b, ch->change_pct);
                 csv_num(&b, ch->lo_pct);
                 csv_num(&b, ch->hi_pct);

@@ -5,7 +5,7 @@
  * the baseline, and the probe layer's figures where the results carry
  * them.  Intervals are error bars, each variant's shifted a little along
  * the threads axis so none hides another, clipped to a y range set from
- * the cells' centres (the log-normal means, analysis/results.h; gnuplot's
+ * the cells' centres (the geometric means, analysis/results.h; gnuplot's
  * stats), so one wide interval cannot flatten the
  * rest.  The data sit in the script, so a plot can be restyled by hand
  * and redrawn.
@@ -55,15 +55,15 @@ static void gp_data(FILE *f, const rcuprof_table *t, const rcuprof_scaling *sc)
         fprintf(f, "$d%zu << EOD\n# threads ns_per_op lo hi mops lo hi\n", v);
         for (ti = 0; ti < t->nthreads; ti++) {
             const rcuprof_cell *c = &t->cells[ti * t->nvariants + v];
-            double lo = isfinite(c->s.mean_lo) ? c->s.mean_lo : c->centre;
-            double hi = isfinite(c->s.mean_hi) ? c->s.mean_hi : c->centre;
-            double tl = isfinite(c->tput_lo) ? c->tput_lo : c->tput_mean;
-            double th = isfinite(c->tput_hi) ? c->tput_hi : c->tput_mean;
+            double lo = isfinite(c->geomean_lo) ? c->geomean_lo : c->geomean;
+            double hi = isfinite(c->geomean_hi) ? c->geomean_hi : c->geomean;
+            double tl = isfinite(c->tput_lo) ? c->tput_lo : c->tput;
+            double th = isfinite(c->tput_hi) ? c->tput_hi : c->tput;
 
             if (c->n == 0)
                 continue;
             fprintf(f, "%u %.9g %.9g %.9g %.9g %.9g %.9g\n", t->threads[ti],
-                    c->centre, lo, hi, c->tput_mean / 1e6, tl / 1e6,
+                    c->geomean, lo, hi, c->tput / 1e6, tl / 1e6,
                     th / 1e6);
         }
         fprintf(f, "EOD\n");
@@ -191,7 +191,7 @@ static void gp_cost_throughput(FILE *f, const rcuprof_table *t,
     size_t v, k = 0;
 
     fprintf(f, "    set output dir.'/cost.'.fmt.'.tmp'\n"
-            "    set ylabel '%s per op (ns/op): log-normal mean, 95%% interval as error bar'\n"
+            "    set ylabel '%s per op (ns/op): geometric mean, 95%% interval as error bar'\n"
             "    set yrange [0:costmax]\n"
             "    set title '%s per op against threads (intervals beyond the top are cut off there)'\n"
             "    plot ", what, what);
@@ -203,7 +203,7 @@ static void gp_cost_throughput(FILE *f, const rcuprof_table *t,
                     v, gp_shift(t, v), v + 1, t->variants[v]);
     k = 0;
     fprintf(f, "\n    set output dir.'/throughput.'.fmt.'.tmp'\n"
-            "    set ylabel 'throughput (M ops/s, all threads): mean, 95%% interval'\n"
+            "    set ylabel 'throughput (M ops/s, all threads): geometric mean, 95%% interval'\n"
             "    set yrange [0:tputmax]\n"
             "    set title 'throughput against threads'\n    plot ");
     for (v = 0; v < t->nvariants; v++) {

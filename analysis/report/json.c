@@ -13,8 +13,9 @@ static json_t *jnum(double x)
 /* A file's machine-state split (analysis/state.h). */
 static json_t *state_json(const rcuprof_state_split *sp)
 {
-    return json_pack("{s:I, s:i, s:o, s:o, s:o, s:o, s:I, s:I}",
+    return json_pack("{s:I, s:I, s:i, s:o, s:o, s:o, s:o, s:I, s:I}",
                      "samples", (json_int_t)sp->n,
+                     "stalled_samples", (json_int_t)sp->n_stalled,
                      "clusters", sp->n == 0 || sp->too_few ? 0 : sp->two ? 2 : 1,
                      "threshold_ns", jnum(sp->threshold_ns),
                      "fast_ns", jnum(sp->fast_ns),
@@ -64,13 +65,24 @@ json_t *rcuprof_table_json(const rcuprof_table *t, const rcuprof_results *rs)
                 "median_hi", jnum(has ? c->s.median_hi : NAN),
                 "cv", jnum(has ? c->s.cv : NAN), "noisy", c->noisy,
                 "outliers", (json_int_t)c->n_outliers,
-                "ops_per_s", jnum(has ? c->tput_mean : NAN),
+                "ops_per_s", jnum(has ? c->tput : NAN),
                 "ops_per_s_lo", jnum(has ? c->tput_lo : NAN),
                 "ops_per_s_hi", jnum(has ? c->tput_hi : NAN)));
             json_object_set_new(json_object_get(cells, t->variants[v]),
-                                "centre", jnum(has ? c->centre : NAN));
+                                "centre", jnum(has ? c->lognormal_mean : NAN));
+            json_object_update_new(json_object_get(cells, t->variants[v]),
+                                   json_pack("{s:o, s:o, s:o, s:o}",
+                "geomean", jnum(has ? c->geomean : NAN),
+                "geomean_lo", jnum(has ? c->geomean_lo : NAN),
+                "geomean_hi", jnum(has ? c->geomean_hi : NAN),
+                "gsd", jnum(has ? c->gsd : NAN)));
             json_object_set_new(json_object_get(cells, t->variants[v]),
                                 "stalls", json_integer((json_int_t)c->n_stalls));
+            json_object_set_new(json_object_get(cells, t->variants[v]),
+                                "stall_ref", jnum(has ? c->stall_ref : NAN));
+            json_object_set_new(json_object_get(cells, t->variants[v]),
+                                "zero_runs",
+                                json_integer((json_int_t)c->n_nonpos));
             json_object_set_new(json_object_get(cells, t->variants[v]),
                                 "states", json_pack(
                 "{s:I, s:I, s:I, s:I}",
@@ -98,6 +110,13 @@ json_t *rcuprof_table_json(const rcuprof_table *t, const rcuprof_results *rs)
                 "mde_pct", jnum(ch->mde_pct),
                 "too_few", ch->too_few, "resolved", ch->resolved,
                 "p_min_attainable", jnum(ch->p_min_attainable)));
+            if (ch->have)
+                json_object_update_new(json_object_get(changes,
+                                                       t->variants[v]),
+                                       json_pack("{s:b, s:o, s:o}",
+                    "partial", ch->partial,
+                    "pairs_base_geomean", jnum(ch->pairs_base_gm),
+                    "pairs_geomean", jnum(ch->pairs_gm)));
         }
         json_array_append_new(rows, json_pack(
             "{s:I, s:s, s:b, s:o, s:o}", "threads", (json_int_t)t->threads[ti],

@@ -2,8 +2,9 @@
  * The markdown writer: the comparison table, compact (one column per
  * variant: its ns/op and, beside the baseline, its change with the
  * interval and a mark when resolved; narrow enough for a pull request
- * comment) or wide (ns/op and std dev per variant, change, p, MDE, in
- * the shape OpenSSL engineers post), with its notes; and the scaling
+ * comment) or wide (ns/op with its interval and the geometric SD per
+ * variant, change, p, MDE, in the shape OpenSSL engineers post), with
+ * its notes; and the scaling
  * report.  Every cost is in ns/op, as the run summary prints it.
  */
 #define _GNU_SOURCE
@@ -123,8 +124,21 @@ static int md_row_start(struct rcuprof_sb *b, const rcuprof_table *t,
 
 /* What the compact table's footnotes must explain. */
 struct md_marks {
-    int unpaired, holm, too_few;
+    int unpaired, holm, too_few, partial;
 };
+
+/* The footnote of a change from fewer common blocks than its cells'
+ * runs (rcuprof_change.partial). */
+static void md_partial_footnote(struct rcuprof_sb *b)
+{
+    rcuprof_sb_printf(b, "\n[^b]: From the common blocks only: the change "
+                      "is the ratio of the two variants' geometric means "
+                      "over the blocks where both have a run, while the "
+                      "printed cells are the geometric means of all their "
+                      "runs, so the two can differ, even in sign; the note "
+                      "\"changes from the common blocks only\" gives the "
+                      "means the change is computed from.\n");
+}
 
 /* One compact cell of a variant beside the baseline: "812.3 +4.7%
  * [+2.1, +7.3] ✓"; a row with too few blocks says so in the cell, and an
@@ -143,6 +157,10 @@ static void md_compact_change(struct rcuprof_sb *b, const rcuprof_table *t,
     if (!ch->paired) {
         rcuprof_sb_printf(b, " [^u]");
         m->unpaired = 1;
+    }
+    if (ch->partial) {
+        rcuprof_sb_printf(b, " [^b]");
+        m->partial = 1;
     }
     if (ch->two_stage_na && ch->n_stage1 >= 2) {
         rcuprof_sb_printf(b, " no decision (first stage without spread)");
@@ -168,7 +186,7 @@ char *rcuprof_table_markdown(const rcuprof_table *t)
     struct md_marks marks = { 0 };
     char rule[320];
 
-    md_head(&b, t, "log-normal mean");
+    md_head(&b, t, "geometric mean");
     rcuprof_sb_printf(&b, "| threads |");
     for (k = 0; k < t->nvariants; k++)
         rcuprof_sb_printf(&b, " %s%s |", t->variants[col_variant(t, k)],
@@ -187,7 +205,8 @@ char *rcuprof_table_markdown(const rcuprof_table *t)
             if (c->n == 0)
                 rcuprof_sb_printf(&b, " n/a");
             else
-                rcuprof_sb_printf(&b, " %.1f", c->centre);
+                rcuprof_sb_printf(&b, " %.1f%s", c->geomean,
+                                  c->n_nonpos > 0 ? " (has 0)" : "");
             if (k > 0)
                 md_compact_change(&b, t, &t->changes[ti * t->nvariants + v],
                                   c->n, &marks);
@@ -196,17 +215,23 @@ char *rcuprof_table_markdown(const rcuprof_table *t)
         rcuprof_sb_printf(&b, "\n");
     }
     rcuprof_change_resolved_rule(t, rule, sizeof(rule));
-    rcuprof_sb_printf(&b, "\nns/op: the log-normal mean, exp(m + s\u00b2/2) "
-                      "of the runs' ln ns/op (mean m, variance s\u00b2), the "
-                      "centre of the cell's %.0f%% interval (CSV and JSON "
-                      "also give the arithmetic mean, mean_ns).  ",
-                      100 * t->level);
+    rcuprof_sb_printf(&b, "\nns/op: the geometric mean exp(m) of the runs "
+                      "(m the mean of their ln ns/op), the scale of the "
+                      "change (a ratio of geometric means: of these cells' "
+                      "when every block of both is paired, else of the "
+                      "common blocks', [^b]); its %.0f%% "
+                      "interval, exp(m \u00b1 t s/\u221an), is in --format "
+                      "md-wide, CSV and JSON (geomean_lo_ns, "
+                      "geomean_hi_ns), which also give the arithmetic mean "
+                      "(mean_ns) and the log-normal mean exp(m + "
+                      "s\u00b2/2) (centre_ns).  ", 100 * t->level);
     rcuprof_sb_printf(&b, "Beside each variant's ns/op: its change against "
                       "%s in %% (negative = faster), the geometric mean of "
                       "per-block ratios, with its %.0f%% interval.  "
                       "\u2713 resolved: %s.  A change without \u2713 is "
-                      "not resolved: it may be noise.  Std dev, p and MDE "
-                      "per cell: --format md-wide.\n", bl, 100 * t->level,
+                      "not resolved: it may be noise.  The interval, the "
+                      "spread (geometric SD), p and MDE per cell: --format "
+                      "md-wide.\n", bl, 100 * t->level,
                       rule);
     if (marks.holm)
         rcuprof_sb_printf(&b, "\n[^h]: The interval excludes 0 (raw p below "
@@ -223,6 +248,8 @@ char *rcuprof_table_markdown(const rcuprof_table *t)
         rcuprof_sb_printf(&b, "\n[^u]: No common blocks: the ratio of the "
                           "geometric means with Welch's t interval on the "
                           "logs, and its p.\n");
+    if (marks.partial)
+        md_partial_footnote(&b);
     md_states(&b, t);
     md_tail(&b, t, os);
     return rcuprof_sb_done(&b);
@@ -233,14 +260,15 @@ char *rcuprof_table_markdown_wide(const rcuprof_table *t)
     struct rcuprof_sb b = { 0 };
     const char *bl = t->variants[t->baseline];
     size_t ti, v, k, os = 0;
+    int partial = 0;
 
-    md_head(&b, t, "log-normal mean and std dev");
+    md_head(&b, t, "geometric mean with its interval, and geometric SD");
     rcuprof_sb_printf(&b, "| threads |");
     /* Columns: the baseline first, then every other variant in order. */
     for (k = 0; k < t->nvariants; k++) {
         v = col_variant(t, k);
-        rcuprof_sb_printf(&b, " %s ns/op | %s std dev |", t->variants[v],
-                  t->variants[v]);
+        rcuprof_sb_printf(&b, " %s ns/op [95%% CI] | %s geo SD |",
+                          t->variants[v], t->variants[v]);
     }
     for (k = 1; k < t->nvariants; k++) {
         v = k <= t->baseline ? k - 1 : k;
@@ -263,12 +291,19 @@ char *rcuprof_table_markdown_wide(const rcuprof_table *t)
 
             v = k == 0 ? t->baseline : (k <= t->baseline ? k - 1 : k);
             c = &t->cells[ti * t->nvariants + v];
-            if (c->n == 0)
+            if (c->n == 0) {
                 rcuprof_sb_printf(&b, " n/a | n/a |");
-            else if (!isfinite(c->s.sd))
-                rcuprof_sb_printf(&b, " %.1f | n/a |", c->centre);
+                continue;
+            }
+            rcuprof_sb_printf(&b, " %.1f%s", c->geomean,
+                              c->n_nonpos > 0 ? " (has 0)" : "");
+            if (isfinite(c->geomean_lo) && isfinite(c->geomean_hi))
+                rcuprof_sb_printf(&b, " [%.1f, %.1f]", c->geomean_lo,
+                                  c->geomean_hi);
+            if (isfinite(c->gsd))
+                rcuprof_sb_printf(&b, " | \u00d7%.2f |", c->gsd);
             else
-                rcuprof_sb_printf(&b, " %.1f | %.1f |", c->centre, c->s.sd);
+                rcuprof_sb_printf(&b, " | n/a |");
         }
         for (k = 1; k < t->nvariants; k++) {
             const rcuprof_change *ch;
@@ -282,7 +317,9 @@ char *rcuprof_table_markdown_wide(const rcuprof_table *t)
             rcuprof_sb_printf(&b, " %+.1f", ch->change_pct);
             if (isfinite(ch->lo_pct) && isfinite(ch->hi_pct))
                 rcuprof_sb_printf(&b, " [%+.1f, %+.1f]", ch->lo_pct, ch->hi_pct);
-            rcuprof_sb_printf(&b, "%s | ", ch->paired ? "" : " (unpaired)");
+            rcuprof_sb_printf(&b, "%s%s | ", ch->paired ? "" : " (unpaired)",
+                              ch->partial ? " [^b]" : "");
+            partial |= ch->partial;
             if (ch->two_stage_na && ch->n_stage1 >= 2) {
                 rcuprof_sb_printf(&b, "no decision (first stage without "
                                   "spread)");
@@ -308,11 +345,19 @@ char *rcuprof_table_markdown_wide(const rcuprof_table *t)
         }
         rcuprof_sb_printf(&b, "\n");
     }
-    rcuprof_sb_printf(&b, "\nns/op: the log-normal mean, exp(m + s\u00b2/2) "
-                      "of the runs' ln ns/op (mean m, variance s\u00b2), the "
-                      "centre of the cell's 95%% interval (CSV and JSON: "
-                      "centre_ns, the arithmetic mean as mean_ns); std dev: "
-                      "of the runs' ns/op.  ");
+    rcuprof_sb_printf(&b, "\nns/op: the geometric mean exp(m) of the runs "
+                      "(m and s the mean and SD of their ln ns/op), the "
+                      "scale of the change (a ratio of geometric means: "
+                      "of these cells' when every block of both is "
+                      "paired, else of the common blocks', [^b]), "
+                      "with its 95%% interval exp(m \u00b1 t s/\u221an), "
+                      "Student's t on the logs (CSV and JSON: geomean_ns, "
+                      "geomean_lo_ns, geomean_hi_ns; also the arithmetic "
+                      "mean, mean_ns, and the log-normal mean exp(m + "
+                      "s\u00b2/2), centre_ns); geo SD: exp(s), the runs' "
+                      "spread as a factor (one SD of ln ns/op either side "
+                      "of the geometric mean is it divided or multiplied "
+                      "by this; CSV gsd).  ");
     rcuprof_sb_printf(&b, "change %%: the variant's per-op cost relative to %s "
               "(negative = faster), the geometric mean of per-block ratios "
               "with its 95%% t interval (per row, unadjusted).  p: the "
@@ -325,6 +370,8 @@ char *rcuprof_table_markdown_wide(const rcuprof_table *t)
               "(alpha 0.05, power 0.8, t quantiles): a true change "
               "smaller than it is often missed.\n",
               bl, t->ntests, RCUPROF_CHANGE_MIN_N);
+    if (partial)
+        md_partial_footnote(&b);
     md_states(&b, t);
     md_tail(&b, t, os);
     return rcuprof_sb_done(&b);

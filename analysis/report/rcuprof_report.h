@@ -17,8 +17,9 @@
 
 /* md.c: the comparison table, compact (one column per variant: ns/op, and
  * beside the baseline the change, its interval and the resolved mark;
- * what compare's --format md prints) or wide (ns/op, std dev, change, p
- * and MDE in columns of their own: --format md-wide). */
+ * what compare's --format md prints) or wide (ns/op with its interval,
+ * geometric SD, change, p and MDE in columns of their own: --format
+ * md-wide). */
 char *rcuprof_table_markdown(const rcuprof_table *t);
 char *rcuprof_table_markdown_wide(const rcuprof_table *t);
 

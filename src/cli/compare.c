@@ -40,7 +40,7 @@ static const struct rcuprof_opt compare_rows[] = {
                    "wall_ns_per_op or cpu_ns_per_op"),
     RCUPROF_OPTION(RCUPROF_OPT_CALLBACK, "format", 0, "md|md-wide|csv|json",
                    "md", 0, 0, struct compare_args, format, opt_format,
-                   "md: one column per variant (fits a PR comment); md-wide: std dev, p and MDE in columns"),
+                   "md: one column per variant (fits a PR comment); md-wide: each cell's interval and geometric SD, p and MDE in columns"),
     RCUPROF_OPTION(RCUPROF_OPT_STRING, "out", 0, "FILE", "", 0, 0,
                    struct compare_args, out, NULL,
                    "write to FILE atomically instead of stdout"),

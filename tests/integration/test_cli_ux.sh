@@ -56,17 +56,29 @@ for f in "$TMP/c.md" "$TMP/cw.md" "$TMP/cs.md" "$TMP/rep/results.md" "$TMP/rep/s
     else fail "$(basename "$f") names no unit"; fi
 done
 # The figures are ns, not a rescaled number: each table's and the plot
-# data's value is the CSV's centre_ns (the machine-readable member, in ns).
-"$PY" - "$TMP/c.csv" "$TMP/c.md" "$TMP/cw.md" "$TMP/rep/plots.gp" <<'PY' && pass "compact, wide and plot figures equal centre_ns" || fail "figures are not in ns"
+# data's value is the CSV's geomean_ns (the machine-readable member, in
+# ns), and the wide table's and the plot's interval its geomean_lo_ns and
+# geomean_hi_ns; centre_ns (the log-normal mean) is another figure.
+"$PY" - "$TMP/c.csv" "$TMP/c.md" "$TMP/cw.md" "$TMP/rep/plots.gp" <<'PY' && pass "compact, wide and plot figures equal geomean_ns, their intervals geomean_lo_ns..geomean_hi_ns" || fail "figures are not in ns"
 import csv, re, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-want = {(r["threads"], r["variant"]): float(r["centre_ns"]) for r in rows}
+want = {(r["threads"], r["variant"]): float(r["geomean_ns"]) for r in rows}
+ivs = {(r["threads"], r["variant"]): (float(r["geomean_lo_ns"]),
+                                      float(r["geomean_hi_ns"])) for r in rows}
+for k, (lo, hi) in ivs.items():
+    if not lo <= want[k] <= hi:
+        sys.exit(f"{k}: geomean_ns {want[k]} outside [{lo}, {hi}]")
+def check_iv(got, what):
+    for k, (lo, hi) in ivs.items():
+        g = got.get(k)
+        if g is None or abs(g[0] - lo) > 0.051 or abs(g[1] - hi) > 0.051:
+            sys.exit(f"{what}: {k}: interval {g} against [{lo}, {hi}]")
 order = ["stock", "rcu-sync", "rcu-nosync"]
 def check(got, what):
     for k, v in want.items():
         g = got.get(k)
         if g is None or abs(g - v) > 0.051:
-            sys.exit(f"{what}: {k}: {g} against centre_ns {v}")
+            sys.exit(f"{what}: {k}: {g} against geomean_ns {v}")
 def first_table(path):
     # the comparison: the first table (the machine-state table follows)
     out, inside = [], False
@@ -85,23 +97,30 @@ for l in first_table(sys.argv[2]):
         for name, cell in zip(order, m.group(2).split("|")):
             got[(m.group(1), name)] = float(cell.split()[0])
 check(got, "compact")
-got = {}
+got, iv = {}, {}
 for l in first_table(sys.argv[3]):
     m = re.match(r"^\| (\d+)[^|]* \|(.*)\|$", l)
     if m:
         c = m.group(2).split("|")
         for i, name in enumerate(order):
-            got[(m.group(1), name)] = float(c[2 * i])
+            f = re.match(r"^ ([0-9.]+) \[([0-9.]+), ([0-9.]+)\] $", c[2 * i])
+            if f is None:
+                sys.exit(f"wide cell {c[2 * i]!r}")
+            got[(m.group(1), name)] = float(f.group(1))
+            iv[(m.group(1), name)] = (float(f.group(2)), float(f.group(3)))
 check(got, "wide")
+check_iv(iv, "wide")
 gp = open(sys.argv[4]).read()
-got = {}
+got, iv = {}, {}
 for v, name in enumerate(order):
     block = re.search(r"\$d%d << EOD\n(.*?)EOD" % v, gp, re.S).group(1)
     for l in block.splitlines():
         if not l.startswith("#"):
             f = l.split()
             got[(f[0], name)] = float(f[1])
+            iv[(f[0], name)] = (float(f[2]), float(f[3]))
 check(got, "plots.gp")
+check_iv(iv, "plots.gp")
 if "usecs" in gp or "ns/op" not in gp:
     sys.exit("plots.gp labels")
 PY

@@ -8,10 +8,34 @@
 #   stall:  in-window round-trip samples where one variant's runs have a
 #           fast sample beside null ones (stalled bursts): those runs are
 #           mixed or slow, not fast, and the mixes are noted as different;
-#   tail:   39 runs at 100 ns and one at 3000: the cell prints the centre
-#           of its interval (the log-normal mean), the arithmetic mean
-#           lies outside that interval and a note says so, and the run
-#           above 5x the median is named as a stall.
+#   tail:   39 runs at 100 ns and one at 3000: the cell prints the
+#           geometric mean, inside its interval; it lies outside the
+#           median's interval (all 100) and a heavy-tail note says so;
+#           CSV keeps the arithmetic mean and the log-normal mean
+#           (centre_ns) with its Cox interval; the run above 25x the
+#           fast reference (the 10th fastest of 40) is named a stall;
+#   stein:  an adaptive file (3 first-stage blocks, 5 added) whose
+#           two-stage p is tiny while Wilcoxon over all 8 blocks is
+#           0.109: no "tests disagree" note (the two tests see other
+#           spreads; the rule before the second review named the row);
+#   most:   5 runs of which 3 stall (50x): all 3 counted (the old rule,
+#           5x the median, counted none: the median was a stall), and
+#           2 runs of which one stalls: counted (the median rule could
+#           flag nothing at n = 2).
+#   corrupt: 4 blocks, cand's last line corrupt: the change (+5%, from
+#           the 3 common blocks) and the cells (-13.8%, every run) differ
+#           in sign; the change is marked [^b] and a note gives the common
+#           blocks' geometric means, whose ratio is the change;
+#   cpuzero: 4 blocks, one of cand's runs with cpu_ns_per_op 0 (the
+#           results accept it): with --metric
+#           cpu_ns_per_op the cell has no geometric mean, so it is
+#           marked "has 0", its change is n/a, and a note says why;
+#           CSV zero_runs 1; the wall metric is untouched;
+#   by-state on the stored case-study results (churn, nochurn,
+#           rcu-readers): every change agrees in sign with the ratio of
+#           the means the footnote says it is computed from, and every
+#           change whose sign disagrees with the printed cells is marked
+#           partial (three rows were unmarked before the fix).
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 "$PY" - "$TMP" <<'PY' || fail "cannot write the synthetic files"
@@ -69,6 +93,23 @@ write("stall", {"base": [1000.0 + i for i in range(8)],
                 "cand": [1100.0 + i for i in range(8)]}, 8,
       rtt={"base": rb, "cand": rc})
 write("tail", {"base": [100.0] * 39 + [3000.0], "cand": [101.0] * 40}, 40)
+lr = [0.30, 0.31, 0.32, 0.305, 0.315, -0.01, -0.02, -0.03]
+write("stein", {"base": [1000.0] * 8,
+                "cand": [1000.0 * math.exp(r) for r in lr]}, 3, 10)
+write("most", {"base": [100.0, 5000.0, 104.0, 6000.0, 7000.0],
+               "cand": [100.0, 102.0, 101.0, 99.0, 103.0]}, 5)
+write("two", {"base": [100.0, 4000.0], "cand": [100.0, 101.0]}, 2)
+write("corrupt", {"base": [100.0, 200.0, 300.0, 400.0],
+                  "cand": [105.0, 210.0, 315.0, 420.0]}, 4)
+lines = open("%s/corrupt.jsonl" % tmp).read().split("\n")
+assert '"variant": "cand"' in lines[-2], lines[-2]
+lines[-2] = lines[-2][:40]
+open("%s/corrupt.jsonl" % tmp, "w").write("\n".join(lines))
+write("cpuzero", {"base": [100.0, 110.0, 105.0, 120.0],
+                  "cand": [90.0, 95.0, 99.0, 93.0]}, 4)
+pts = [json.loads(l) for l in open("%s/cpuzero.jsonl" % tmp)]
+next(p for p in pts if p.get("variant") == "cand")["result"]["run"]["cpu_ns_per_op"] = 0
+open("%s/cpuzero.jsonl" % tmp, "w").write("\n".join(json.dumps(p) for p in pts) + "\n")
 PY
 "$RCUPROF" compare "$TMP/zero.jsonl" > "$TMP/zero.md" 2>&1 || fail "compare zero: $(cat "$TMP/zero.md")"
 grep -q "^| 1 | .* no decision (first stage without spread) |$" "$TMP/zero.md" \
@@ -90,17 +131,87 @@ assert any("different machine-state mixes" in n for n in d["notes"]), d["notes"]
 assert not any("nan" in n for n in d["notes"]), d["notes"]
 PY
 "$RCUPROF" compare "$TMP/tail.jsonl" > "$TMP/tail.md" 2>&1 || fail "compare tail: $(cat "$TMP/tail.md")"
-grep -q "heavy tail: the arithmetic mean lies outside the interval .*base@1 (arithmetic mean 172.5, interval \[[0-9.]*, [0-9.]*\], median 100.0)" "$TMP/tail.md" \
-    && pass "a mean outside its interval is noted as a heavy tail" || fail "tail: $(grep -i tail "$TMP/tail.md")"
-grep -q "^- stalls (runs above 5x their cell's median; kept in the figures): base@1 1 of 40 (median 100.0)$" "$TMP/tail.md" \
-    && pass "the run at 30x the median is named a stall" || fail "tail: no stalls note: $(grep -i stall "$TMP/tail.md")"
+grep -q "heavy tail: the printed figure, the geometric mean, lies outside the 95% interval of the cell's median .*: base@1 (geometric mean 108.9, median 100.0 \[100.0, 100.0\])$" "$TMP/tail.md" \
+    && ! grep -q "heavy tail:.*cand@1" "$TMP/tail.md" \
+    && pass "a geometric mean outside the median's interval is noted as a heavy tail" || fail "tail: $(grep -i tail "$TMP/tail.md")"
+grep -q "^- stalls (runs above 25x their cell's reference, its ceil(n/4)-th fastest run, .*kept in the figures): base@1 1 of 40 (reference 100.0)$" "$TMP/tail.md" \
+    && pass "the run at 30x the fast reference is named a stall" || fail "tail: no stalls note: $(grep -i stall "$TMP/tail.md")"
 "$RCUPROF" compare "$TMP/tail.jsonl" --format csv > "$TMP/tail.csv" || fail "compare tail csv"
-"$PY" - "$TMP/tail.csv" "$TMP/tail.md" <<'PY' && pass "tail: the cell prints its centre, inside its interval; CSV keeps the mean" || fail "tail: centre"
+"$PY" - "$TMP/tail.csv" "$TMP/tail.md" <<'PY' && pass "tail: the cell prints its geometric mean, inside its interval; CSV keeps the mean and the log-normal mean" || fail "tail: centre"
 import csv, re, sys
 r = next(x for x in csv.DictReader(open(sys.argv[1])) if x["variant"] == "base")
 c, lo, hi, m = (float(r[k]) for k in ("centre_ns", "mean_lo_ns", "mean_hi_ns", "mean_ns"))
+g, glo, ghi = (float(r[k]) for k in ("geomean_ns", "geomean_lo_ns", "geomean_hi_ns"))
 assert lo <= c <= hi and not lo <= m <= hi and r["stalls"] == "1", r
+assert glo <= g <= ghi and abs(g - 100 * 30 ** (1 / 40)) < 1e-6, r
 row = next(l for l in open(sys.argv[2]) if l.startswith("| 1 |"))
-assert abs(float(row.split("|")[2]) - c) <= 0.051, (row, c)
+assert abs(float(row.split("|")[2]) - g) <= 0.051, (row, g)
 PY
+"$RCUPROF" compare "$TMP/stein.jsonl" --format json --out "$TMP/stein.json" || fail "compare stein"
+"$PY" - "$TMP/stein.json" <<'PY' && pass "adaptive row: Stein's p and Wilcoxon over every block are not set against each other" || fail "stein: $(head -c 2000 "$TMP/stein.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ch = d["rows"][0]["changes"]["cand"]
+assert ch["p"] < 0.05 and ch["p_wilcoxon"] > 0.1 and ch["p_min_attainable"] < 0.05, ch
+assert not any(n.startswith("tests disagree") for n in d["notes"]), d["notes"]
+assert any(n.startswith("adaptive sweep") and 'no "tests disagree" check' in n
+           for n in d["notes"]), d["notes"]
+PY
+"$RCUPROF" compare "$TMP/most.jsonl" > "$TMP/most.md" 2>&1 || fail "compare most: $(cat "$TMP/most.md")"
+grep -q "^- stalls (.*): base@1 3 of 5 (reference 104.0)$" "$TMP/most.md" \
+    && pass "a cell where most runs stall counts them all" || fail "most: $(grep -i stall "$TMP/most.md")"
+"$RCUPROF" compare "$TMP/two.jsonl" > "$TMP/two.md" 2>&1 || fail "compare two: $(cat "$TMP/two.md")"
+grep -q "^- stalls (.*): base@1 1 of 2 (reference 100.0)$" "$TMP/two.md" \
+    && pass "a stall among 2 runs is counted" || fail "two: $(grep -i stall "$TMP/two.md")"
+"$RCUPROF" compare "$TMP/corrupt.jsonl" > "$TMP/corrupt.md" 2>&1 || fail "compare corrupt: $(cat "$TMP/corrupt.md")"
+grep -q "^| 1 | 221.3 | 190.8 +5.0% \[+5.0, +5.0\] \[^b\] ✓ |$" "$TMP/corrupt.md" \
+    && grep -q "^\[^b\]: From the common blocks only" "$TMP/corrupt.md" \
+    && grep -q "^- changes from the common blocks only .*: cand@1 3 blocks (cells of 4 and 3 runs): base 181.7, cand 190.8, +5.0%$" "$TMP/corrupt.md" \
+    && pass "corrupt: a change from fewer blocks than the cells' runs is marked, with the means it comes from" \
+    || fail "corrupt: $(cat "$TMP/corrupt.md")"
+"$RCUPROF" compare "$TMP/cpuzero.jsonl" --metric cpu_ns_per_op > "$TMP/cpuzero.md" 2>&1 || fail "compare cpuzero: $(cat "$TMP/cpuzero.md")"
+grep -q "^| 1 | 108.5 | 71.8 (has 0) (change n/a) |$" "$TMP/cpuzero.md" \
+    && grep -q "^- cells with a run of 0 ns/op (has 0: a run whose CPU time per op was recorded as 0): a geometric mean needs every run above 0, .*: cand@1 (1 of 4 runs)$" "$TMP/cpuzero.md" \
+    && pass "cpuzero: a cell with a run of 0 is marked, its change n/a, and a note says a geometric mean needs runs above 0" \
+    || fail "cpuzero: $(cat "$TMP/cpuzero.md")"
+"$RCUPROF" compare "$TMP/cpuzero.jsonl" --metric cpu_ns_per_op --format csv > "$TMP/cpuzero.csv" || fail "compare cpuzero csv"
+"$PY" - "$TMP/cpuzero.csv" <<'PY' && pass "cpuzero: CSV zero_runs" || fail "cpuzero csv: $(cat "$TMP/cpuzero.csv")"
+import csv, sys
+r = {x["variant"]: x for x in csv.DictReader(open(sys.argv[1]))}
+assert r["cand"]["zero_runs"] == "1" and r["base"]["zero_runs"] == "0", r
+assert r["cand"]["geomean_lo_ns"] == "" and r["cand"]["change_pct"] == "", r
+PY
+"$RCUPROF" compare "$TMP/cpuzero.jsonl" > "$TMP/cpuzero-wall.md" 2>&1 || fail "compare cpuzero wall"
+grep -q "has 0" "$TMP/cpuzero-wall.md" && fail "cpuzero: the wall metric marked" || pass "cpuzero: the wall metric has no zero"
+for f in churn nochurn rcu-readers; do
+    "$RCUPROF" compare "$RCUPROF_SRC/docs/case-study-24344/$f/results.jsonl" --by-state --format json --out "$TMP/bs-$f.json" \
+        || fail "compare $f --by-state"
+done
+"$PY" - "$TMP"/bs-churn.json "$TMP"/bs-nochurn.json "$TMP"/bs-rcu-readers.json <<'PY' && pass "by-state, stored results: every change agrees in sign with the means it is computed from; those against the cells are marked" || fail "by-state: change and cells"
+import json, math, sys
+sign = lambda x: (x > 1e-12) - (x < -1e-12)
+against = 0
+for path in sys.argv[1:]:
+    d = json.load(open(path))
+    for r in d["rows"]:
+        base = r["cells"][d["baseline"]]
+        for v, ch in r["changes"].items():
+            if ch is None:
+                continue
+            cell = r["cells"][v]
+            if ch["paired"]:
+                pr = ch["pairs_geomean"] / ch["pairs_base_geomean"] - 1
+                assert sign(pr) == sign(ch["change_pct"]), (path, r["threads"], r["state"], v, ch)
+                assert ch["partial"] == (ch["pairs"] < base["n"] or ch["pairs"] < cell["n"]), ch
+            cr = cell["geomean"] / base["geomean"] - 1
+            if sign(cr) != sign(ch["change_pct"]):
+                assert ch["partial"], (path, r["threads"], r["state"], v, ch, cr)
+                against += 1
+assert against >= 3, against
+PY
+"$RCUPROF" compare "$RCUPROF_SRC/docs/case-study-24344/churn/results.jsonl" --by-state > "$TMP/bs-churn.md" 2>&1 || fail "compare churn --by-state md"
+grep -q "^| 16 mixed \[^os\] | 1847.6 | 2026.6 -5.9% \[.*\] \[^b\] too few (n=2) |" "$TMP/bs-churn.md" \
+    && grep -q "^- changes from the common blocks only .*rcu-sync@16 mixed 2 blocks (cells of 2 and 3 runs): stock 1847.6, rcu-sync 1739.0, -5.9%" "$TMP/bs-churn.md" \
+    && pass "churn 16 mixed: the -5.9% beside cells of +9.7% is marked and its means given" \
+    || fail "churn by-state: $(grep -e '16 mixed' -e 'common blocks' "$TMP/bs-churn.md")"
 finish

@@ -259,9 +259,9 @@ grep -qF "| threads | $A (baseline) | $B |" "$TMP/c.md" \
 grep -qE '^\| 1 \| [0-9.]+ \| [0-9.]+ [+-][0-9.]+% \[[+-][0-9.]+, [+-][0-9.]+\]( \[\^u\])?( ✓| \[\^h\])? \|$' "$TMP/c.md" \
     && grep -qE '^\| 2 ' "$TMP/c.md" && pass "md rows for 1 and 2 threads" || fail "md rows: $(cat "$TMP/c.md")"
 "$RCUPROF" compare "$TMP/s2/results.jsonl" --format md-wide > "$TMP/cw.md" 2>"$TMP/cw.err" || fail "compare md-wide: $(cat "$TMP/cw.err")"
-grep -qF "| threads | $A ns/op | $A std dev | $B ns/op | $B std dev | change % [95% CI] | p (Holm) | MDE |" "$TMP/cw.md" \
+grep -qF "| threads | $A ns/op [95% CI] | $A geo SD | $B ns/op [95% CI] | $B geo SD | change % [95% CI] | p (Holm) | MDE |" "$TMP/cw.md" \
     && pass "md-wide header in the seed's shape" || fail "md-wide header: $(head -5 "$TMP/cw.md")"
-grep -qE '^\| 1 \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [+-][0-9.]+ \[[+-][0-9.]+, [+-][0-9.]+\] \| [0-9.<]+( \(raw [0-9.<]+\))? \| [0-9.]+% \|$' "$TMP/cw.md" \
+grep -qE '^\| 1 \| [0-9.]+ \[[0-9.]+, [0-9.]+\] \| ×[0-9.]+ \| [0-9.]+ \[[0-9.]+, [0-9.]+\] \| ×[0-9.]+ \| [+-][0-9.]+ \[[+-][0-9.]+, [+-][0-9.]+\] \| [0-9.<]+( \(raw [0-9.<]+\))? \| [0-9.]+% \|$' "$TMP/cw.md" \
     && grep -qE '^\| 2 ' "$TMP/cw.md" && pass "md-wide rows for 1 and 2 threads" || fail "md-wide rows: $(cat "$TMP/cw.md")"
 "$RCUPROF" compare "$TMP/s2/results.jsonl" --format csv --out "$TMP/c.csv" && "$PY" - "$TMP/c.csv" "$A" "$B" <<'PY' && pass "CSV parses: 4 rows, 6 runs per cell, changes for $B" || fail "csv"
 import csv, sys

@@ -229,6 +229,16 @@ def cox_interval(x, level=0.95):
     return math.exp(m + v / 2 - hw), math.exp(m + v / 2 + hw)
 
 
+def geo_interval(x, level=0.95):
+    """Geometric mean exp(m), Student's t interval of m mapped back, and
+    the geometric SD exp(s) (issue 18's second review)."""
+    y = [math.log(v) for v in x]
+    m, s = mean_sd(y)
+    n = len(y)
+    hw = t_quantile(1 - (1 - level) / 2, n - 1) * s / math.sqrt(n)
+    return math.exp(m), math.exp(m - hw), math.exp(m + hw), math.exp(s)
+
+
 def mde_t(sd, n, alpha=0.05, power=0.8):
     q = t_quantile(1 - alpha / 2, n - 1) + t_quantile(power, n - 1)
     return 100 * (math.exp(q * sd / math.sqrt(n)) - 1)
@@ -239,6 +249,10 @@ def coherent():
     t-quantile MDE, the smallest exact rank-test p."""
     print("cox 100 120 140: lo %.6f hi %.6f" % cox_interval([100, 120, 140]))
     print("cox 1000 5000: lo %.6f hi %.6f" % cox_interval([1000, 5000]))
+    print("geo 100 120 140: gm %.6f lo %.6f hi %.6f gsd %.8f"
+          % geo_interval([100, 120, 140]))
+    print("geo 1000 5000: gm %.6f lo %.6f hi %.6f gsd %.8f"
+          % geo_interval([1000, 5000]))
     print("student 1000 5000 lo:", one_sample_t([1000, 5000])[4])
     lr = [math.log(r) for r in (1.05, 1.10, 1.20)]
     m, sd, t, p, lo, hi = one_sample_t(lr)

@@ -383,22 +383,45 @@ static void test_table(void **state)
     assert_near(c->s.sd, 20, 1e-9);
     assert_near(c->s.mean_lo, 79.000067, 1e-5);
     assert_near(c->s.mean_hi, 184.034588, 1e-5);
-    /* The centre the cells print: the log-normal mean exp(m + v/2) =
+    /* The centre the cells print: the geometric mean exp(m) =
+     * 1680000^(1/3) = 118.878439, with Student's t interval on the logs
+     * and the geometric SD (reference_values.py, geo_interval). */
+    assert_near(c->geomean, 118.878439, 1e-5);
+    assert_near(c->geomean_lo, 78.233019, 1e-5);
+    assert_near(c->geomean_hi, 180.640904, 1e-5);
+    assert_near(c->gsd, 1.183448, 1e-6);
+    /* Kept for CSV and JSON: the log-normal mean exp(m + v/2) =
      * 120.576718, the geometric middle of the Cox interval. */
-    assert_near(c->centre, 120.576718, 1e-5);
-    assert_near(c->centre, sqrt(c->s.mean_lo * c->s.mean_hi), 1e-9);
+    assert_near(c->lognormal_mean, 120.576718, 1e-5);
+    assert_near(c->lognormal_mean, sqrt(c->s.mean_lo * c->s.mean_hi), 1e-9);
+    /* Throughput on the same scale (ops_per_s = threads 1e9 / wall ns/op
+     * run by run): 1e9 over the geometric mean, its interval the cost's
+     * inverted; not the arithmetic mean of ops_per_s (8.5e6 here). */
+    assert_near(c->tput / (1e9 / 118.878439), 1, 1e-8);
+    assert_near(c->tput_lo / (1e9 / 180.640904), 1, 1e-8);
+    assert_near(c->tput_hi / (1e9 / 78.233019), 1, 1e-8);
     assert_int_equal(c->n_stalls, 0);
     assert_true(c->noisy);              /* CV 1/6 */
     c = &t.cells[0 * 2 + 1];            /* cand @ 1 */
     assert_near(c->s.mean, 135, 1e-9);
     assert_near(c->s.median, 132, 1e-9);
     assert_near(c->s.sd, 31.606961, 1e-5);
-    assert_near(c->centre, 136.254983, 1e-5);
+    assert_near(c->lognormal_mean, 136.254983, 1e-5);
+    assert_near(c->geomean, 132.543216, 1e-5);
+    /* Every block paired: the change is the ratio of the cells' geometric
+     * means, the figures the table prints beside it. */
+    assert_near(100 * (c->geomean / t.cells[0].geomean - 1),
+                t.changes[1].change_pct, 1e-9);
     c = &t.cells[1 * 2 + 1];            /* cand @ 2 */
     assert_int_equal(c->n, 2);
     assert_int_equal(c->failed, 1);
     assert_near(c->s.sd, 4.949747, 1e-5);
-    assert_near(c->centre, 183.533392, 1e-5);
+    assert_near(c->lognormal_mean, 183.533392, 1e-5);
+    assert_near(c->geomean, 183.466618, 1e-5);
+    assert_near(c->geomean_lo, 143.976582, 1e-5);
+    assert_near(c->geomean_hi, 233.788020, 1e-5);
+    assert_near(c->tput / (2e9 / 183.466618), 1, 1e-8);
+    assert_near(c->tput_lo / (2e9 / 233.788020), 1, 1e-8);
 
     ch = &t.changes[0 * 2 + 1];
     assert_true(ch->have);
@@ -436,17 +459,24 @@ static void test_table(void **state)
     assert_near(ch->p_wilcoxon_holm, 0.5, 1e-12);
     assert_near(ch->p_mw_holm, 0.4, 1e-12);
 
-    /* Wide, the seed's shape: threads | ns/op | std dev | ... | change | p
-     * | MDE, every cost in ns/op (the cells hold ns: 120, 20, ...). */
+    /* Wide, the seed's shape: threads | ns/op [CI] | geo SD | ... |
+     * change | p | MDE, every cost in ns/op (the cells hold ns). */
     md = rcuprof_table_markdown_wide(&t);
     assert_non_null(md);
     if (strstr(md, "Wall time per op in ns/op (wall_ns_per_op)") == NULL
-        || strstr(md, "| threads | base ns/op | base std dev | cand ns/op | "
-                  "cand std dev | change % [95% CI] | p (Holm) | MDE |") == NULL
-        || strstr(md, "| 1 | 120.6 | 20.0 | 136.3 | 31.6 | "
+        || strstr(md, "| threads | base ns/op [95% CI] | base geo SD | "
+                  "cand ns/op [95% CI] | cand geo SD | change % [95% CI] | "
+                  "p (Holm) | MDE |") == NULL
+        || strstr(md, "| 1 | 118.9 [78.2, 180.6] | \u00d71.18 | "
+                  "132.5 [73.9, 237.6] | \u00d71.26 | "
                   "+11.5 [-5.8, +31.9] | 0.109 | 23.4% |") == NULL
-        || strstr(md, "| 2 [^os] | 220.3 | 20.0 | 183.5 | 4.9 | "
-                  "-12.5 [-39.2, +25.8] | too few (n=2) | 49.6% |") == NULL
+        || strstr(md, "| 2 [^os] | 219.4 [174.9, 275.2] | \u00d71.10 | "
+                  "183.5 [144.0, 233.8] | \u00d71.03 | "
+                  "-12.5 [-39.2, +25.8] [^b] | too few (n=2) | 49.6% |")
+           == NULL
+        || strstr(md, "+11.5 [-5.8, +31.9] [^b]") != NULL
+        || strstr(md, "\n[^b]: From the common blocks only") == NULL
+        || strstr(md, "geo SD: exp(s)") == NULL
         || strstr(md, "too few runs to decide") == NULL
         || strstr(md, "[^os]: More threads than the 1 CPUs") == NULL
         || strstr(md, "failed runs, left out: cand@2 x1") == NULL
@@ -460,9 +490,16 @@ static void test_table(void **state)
     assert_non_null(md);
     if (strstr(md, "| threads | base (baseline) | cand |\n|--:|--:|--:|\n")
             == NULL
-        || strstr(md, "| 1 | 120.6 | 136.3 +11.5% [-5.8, +31.9] |") == NULL
-        || strstr(md, "| 2 [^os] | 220.3 | 183.5 -12.5% [-39.2, +25.8] "
-                  "too few (n=2) |") == NULL
+        || strstr(md, "| 1 | 118.9 | 132.5 +11.5% [-5.8, +31.9] |") == NULL
+        /* cand's crashed block 2 leaves 2 common blocks of base's 3:
+         * the change, -12.5%, is sqrt(180 x 187) / sqrt(200 x 220) - 1,
+         * not the cells' 183.5 / 219.4 - 1 = -16.4%: marked, and the
+         * note gives the two means. */
+        || strstr(md, "| 2 [^os] | 219.4 | 183.5 -12.5% [-39.2, +25.8] "
+                  "[^b] too few (n=2) |") == NULL
+        || strstr(md, "over the common blocks: cand@2 2 blocks (cells of 3 "
+                  "and 2 runs): base 209.8, cand 183.5, -12.5%\n") == NULL
+        || strstr(md, "[^b]: From the common blocks only") == NULL
         || strstr(md, "\u2713 resolved: its p (the paired t test on the "
                   "per-block log ratios, the test its 95% interval comes "
                   "from), Holm-adjusted over the table's 1 tests, is below "
@@ -479,6 +516,10 @@ static void test_table(void **state)
     assert_non_null(csv);
     assert_non_null(strstr(csv, "\nwall_ns_per_op,1,0,base,base,3,0,120,120.576717"));
     assert_non_null(strstr(csv, "\nwall_ns_per_op,2,1,cand,base,2,1,183.5,183.533391"));
+    /* paired, 2 pairs, partial, the means over the common blocks. */
+    assert_non_null(strstr(csv, ",1,2,1,209.7617696,183.466618"));
+    if (strstr(csv, ",1,3,0,118.8784391,132.543216,11.49") == NULL)
+        fail_msg("csv:\n%s", csv);
     {
         /* Every line has as many fields as the header. */
         char *line, *save = NULL;
@@ -532,7 +573,7 @@ static void test_table(void **state)
     assert_int_equal(t.cells[0].n, 3);
     md = rcuprof_table_markdown(&t);
     assert_non_null(md);
-    if (strstr(md, "| 1 unknown | 120.6 |") == NULL
+    if (strstr(md, "| 1 unknown | 118.9 |") == NULL
         || strstr(md, "machine state unknown: no round trip sampled") == NULL)
         fail_msg("markdown by state:\n%s", md);
     free(md);
@@ -673,7 +714,7 @@ static void test_table_states(void **state)
     md = rcuprof_table_markdown(&t);
     assert_non_null(md);
     if (strstr(md, "\n| threads | a | b |\n|--:|--:|--:|\n| 2 | 2f 2s | 3f 1m |\n") == NULL
-        || strstr(md, "\n| 2 | 156.8 | 107.1 -28.1% [") == NULL
+        || strstr(md, "\n| 2 | 144.6 | 103.9 -28.1% [") == NULL
         || strstr(md, "different machine-state mixes (f fast, s slow, m mixed runs): b 3f 1m against a 2f 2s at 2") == NULL
         || strstr(md, "two clusters over 32 samples") == NULL)
         fail_msg("markdown:\n%s", md);
@@ -764,21 +805,105 @@ static void test_table_states_too_few(void **state)
 }
 
 /*
- * Tails and tests that disagree (issue 18's review):
- *   threads 1, 6 blocks: a 100 + block, b = a exp(r) with log ratios
- *     0.10 0.11 0.12 0.13 0.105 -0.01 (distinct: the exact test): the
- *     paired t test rejects (mean 0.0925, sd 0.0514, t 4.41, 5 df, p
- *     about 0.007), Wilcoxon
- *     does not (V = 20 of 21, exact p = 2 x 2/64 = 0.0625) at an n where
- *     it could (its floor 2/64 = 0.031): the note names a@1's row.
- *   threads 2, 5 blocks, the first five of the same ratios: Wilcoxon's
- *     floor is 0.0625, it can never reject, so no note; b's runs 100 101
- *     102 99 and 600 (above 5 x the median 101): one stall.
+ * A file where most runs' samples all stalled (null: the sampler gave up,
+ * the slow state itself) and one run has 3 ordinary samples: nothing to
+ * learn a split from (3 samples), yet the stalled runs are slow, not
+ * unknown; the run with ordinary samples stays unknown.  The note says
+ * both, and the JSON counts the stalled samples.
+ */
+static void test_table_states_all_stalled(void **state)
+{
+    static const char *const rtt[] = { "[null,null,null]", "[null,null]",
+                                       "[80,82,81]", "[null,null,null]" };
+    char err[512], *text = header_line("[\"a\",\"b\"]", 2), *md;
+    rcuprof_results rs;
+    rcuprof_table t;
+    json_t *j;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < 4; i++)
+        add_point_rtt(&text, i % 2 ? "b" : "a", (unsigned)i / 2, 2,
+                      100 + (double)i, rtt[i]);
+    read_text(&rs, "states-stalled", text);
+    assert_int_equal(rs.files[0].state.n, 3);
+    assert_int_equal(rs.files[0].state.n_stalled, 8);
+    assert_int_equal(rs.files[0].state.too_few, 1);
+    CHECK_INT(__LINE__, rs.points[0].result.state, RCUPROF_STATE_SLOW);
+    CHECK_INT(__LINE__, rs.points[1].result.state, RCUPROF_STATE_SLOW);
+    CHECK_INT(__LINE__, rs.points[2].result.state, RCUPROF_STATE_UNKNOWN);
+    CHECK_INT(__LINE__, rs.points[3].result.state, RCUPROF_STATE_SLOW);
+    assert_int_equal(rcuprof_table_build(&rs, NULL, RCUPROF_METRIC_WALL, &t,
+                                         err, sizeof(err)), 0);
+    assert_int_equal(t.cells[0].states[RCUPROF_STATE_SLOW], 1);
+    assert_int_equal(t.cells[0].states[RCUPROF_STATE_UNKNOWN], 1);
+    assert_int_equal(t.cells[1].states[RCUPROF_STATE_SLOW], 2);
+    md = rcuprof_table_markdown(&t);
+    assert_non_null(md);
+    if (strstr(md, "- machine state: only 3 round-trip samples inside the "
+                   "windows, under the 30 a split into fast and slow needs "
+                   "(docs/methodology.md), and 8 that stalled (null "
+                   "samples, the slow state itself): a run whose every "
+                   "sample stalled is slow, every other run unknown;")
+            == NULL
+        || strstr(md, "machine state unknown") != NULL)
+        fail_msg("markdown:\n%s", md);
+    free(md);
+    j = rcuprof_table_json(&t, &rs);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(
+        json_array_get(json_object_get(j, "files"), 0), "machine_state"),
+        "stalled_samples")), 8);
+    json_decref(j);
+    rcuprof_table_free(&t);
+    rcuprof_results_free(&rs);
+
+    /* Every sample of the file stalled: nothing to learn from at all, every
+     * run slow, and the note still says so (a file with no ordinary
+     * sample is not one written before the sampler). */
+    text = header_line("[\"a\",\"b\"]", 2);
+    for (i = 0; i < 4; i++)
+        add_point_rtt(&text, i % 2 ? "b" : "a", (unsigned)i / 2, 2,
+                      100 + (double)i, "[null,null]");
+    read_text(&rs, "states-all-stalled", text);
+    assert_int_equal(rs.files[0].state.n, 0);
+    for (i = 0; i < rs.npoints; i++)
+        CHECK_INT(__LINE__, rs.points[i].result.state, RCUPROF_STATE_SLOW);
+    assert_int_equal(rcuprof_table_build(&rs, NULL, RCUPROF_METRIC_WALL, &t,
+                                         err, sizeof(err)), 0);
+    md = rcuprof_table_markdown(&t);
+    assert_non_null(md);
+    if (strstr(md, "- machine state: only 0 round-trip samples inside the "
+                   "windows, under the 30 a split into fast and slow needs "
+                   "(docs/methodology.md), and 8 that stalled") == NULL
+        || strstr(md, "| 2 | 2s | 2s |") == NULL)
+        fail_msg("markdown:\n%s", md);
+    free(md);
+    rcuprof_table_free(&t);
+    rcuprof_results_free(&rs);
+}
+
+/*
+ * Tails and tests that disagree (issue 18's reviews), a = 100 + block, b
+ * = a exp(r) (reference_values.py: one_sample_t, signed_rank_brute):
+ *   threads 1, 6 blocks, log ratios 0.30 0.31 0.32 0.29 -0.01 -0.02
+ *     (distinct: the exact test): the paired t test rejects (mean
+ *     0.19833, sd 0.16558, t 2.934, 5 df, p 0.03248), Wilcoxon does not
+ *     by far (V = 18 of 21, exact p = 2 x 5/64 = 0.15625, above 2 x 0.05)
+ *     at an n where it could (its floor 2/64 = 0.031): the note names b@1
+ *     and says which tests it compares.
+ *   threads 2, 5 blocks: Wilcoxon's floor is 0.0625, it can never reject,
+ *     so no note; b's runs 100 101 102 99 and 3000 (above 25 x the
+ *     reference, the ceil(5/4) = 2nd fastest run, 100): one stall.
+ *   threads 4, 6 blocks, log ratios 0.10 0.11 0.12 0.13 0.105 -0.01: t p
+ *     0.00694, Wilcoxon p 2 x 2/64 = 0.0625, between 0.05 and 0.1: the
+ *     two p lie either side of 0.05 but not far apart, no note (the rule
+ *     before the second review named it).
  */
 static void test_table_tails_disagree(void **state)
 {
-    static const double lr[] = { 0.10, 0.11, 0.12, 0.13, 0.105, -0.01 };
-    static const double b2[] = { 100, 101, 102, 99, 600 };
+    static const double lr[] = { 0.30, 0.31, 0.32, 0.29, -0.01, -0.02 };
+    static const double lr4[] = { 0.10, 0.11, 0.12, 0.13, 0.105, -0.01 };
+    static const double b2[] = { 100, 101, 102, 99, 3000 };
     char err[512], *text = header_line("[\"a\",\"b\"]", 2);
     char *md, *csv;
     rcuprof_results rs;
@@ -790,6 +915,8 @@ static void test_table_tails_disagree(void **state)
     for (k = 0; k < 6; k++) {
         add_point(&text, "a", k, 1, "ok", 100 + k);
         add_point(&text, "b", k, 1, "ok", (100 + k) * exp(lr[k]));
+        add_point(&text, "a", k, 4, "ok", 100 + k);
+        add_point(&text, "b", k, 4, "ok", (100 + k) * exp(lr4[k]));
         if (k < 5) {
             add_point(&text, "a", k, 2, "ok", 100 + k);
             add_point(&text, "b", k, 2, "ok", b2[k]);
@@ -798,32 +925,47 @@ static void test_table_tails_disagree(void **state)
     read_text(&rs, "tails", text);
     assert_int_equal(rcuprof_table_build(&rs, NULL, RCUPROF_METRIC_WALL, &t,
                                          err, sizeof(err)), 0);
-    assert_true(t.changes[1].p < 0.05);
-    assert_near(t.changes[1].p_wilcoxon, 0.0625, 1e-12);
+    assert_near(t.changes[1].p, 0.03248074, 1e-7);
+    assert_near(t.changes[1].p_wilcoxon, 0.15625, 1e-12);
+    assert_near(t.changes[5].p, 0.00694455, 1e-7);
+    assert_near(t.changes[5].p_wilcoxon, 0.0625, 1e-12);
     assert_int_equal(t.cells[3].n_stalls, 1);
     assert_int_equal(t.cells[1].n_stalls, 0);
-    assert_true(t.cells[3].centre >= t.cells[3].s.mean_lo
-                && t.cells[3].centre <= t.cells[3].s.mean_hi);
+    assert_true(t.cells[3].geomean >= t.cells[3].geomean_lo
+                && t.cells[3].geomean <= t.cells[3].geomean_hi);
     md = rcuprof_table_markdown(&t);
     assert_non_null(md);
-    if (strstr(md, "- tests disagree at 0.05: ") == NULL
-        || strstr(md, "b@1 (t p ") == NULL
-        || strstr(md, ", Wilcoxon p 0.0625)") == NULL
-        || strstr(md, "b@2 (t p ") != NULL
-        || strstr(md, "- stalls (runs above 5x their cell's median; kept in the figures): b@2 1 of 5 (median 101.0)\n") == NULL)
+    if (strstr(md, "- tests disagree (one p below 0.05, the other above "
+                   "0.1): the row's t test on the logs") == NULL
+        /* a disagreement suggests far blocks, it does not show them */
+        || strstr(md, "such a row may have a few blocks far out, or a "
+                      "skew") == NULL
+        || strstr(md, "read its per-block ratios before trusting it: b@1 "
+                      "(paired t p 0.0325, Wilcoxon signed-rank p 0.156)\n")
+           == NULL
+        || strstr(md, "b@2 (paired t") != NULL
+        || strstr(md, "b@4 (paired t") != NULL
+        || strstr(md, "- stalls (runs above 25x their cell's reference, its ceil(n/4)-th fastest run, ") == NULL
+        || strstr(md, "kept in the figures): b@2 1 of 5 (reference 100.0)\n") == NULL)
         fail_msg("markdown:\n%s", md);
     free(md);
     csv = rcuprof_table_csv(&t);
     assert_non_null(csv);
-    assert_non_null(strstr(csv, ",noisy,outliers,stalls,ops_per_s,"));
+    assert_non_null(strstr(csv, ",noisy,outliers,stalls,stall_ref_ns,zero_runs,ops_per_s,"));
     free(csv);
     j = rcuprof_table_json(&t, &rs);
     cell = json_object_get(json_object_get(json_object_get(json_array_get(
         json_object_get(j, "rows"), 1), "cells"), "b"), "stalls");
     assert_int_equal(json_integer_value(cell), 1);
     cell = json_object_get(json_object_get(json_object_get(json_array_get(
+        json_object_get(j, "rows"), 1), "cells"), "b"), "stall_ref");
+    assert_near(json_number_value(cell), 100, 1e-9);
+    cell = json_object_get(json_object_get(json_object_get(json_array_get(
         json_object_get(j, "rows"), 1), "cells"), "b"), "centre");
-    assert_near(json_number_value(cell), t.cells[3].centre, 1e-9);
+    assert_near(json_number_value(cell), t.cells[3].lognormal_mean, 1e-9);
+    cell = json_object_get(json_object_get(json_object_get(json_array_get(
+        json_object_get(j, "rows"), 1), "cells"), "b"), "geomean");
+    assert_near(json_number_value(cell), t.cells[3].geomean, 1e-9);
     json_decref(j);
     rcuprof_table_free(&t);
     rcuprof_results_free(&rs);
@@ -907,7 +1049,7 @@ static void test_coherent_n5(void **state)
     free(md);
     md = rcuprof_table_markdown(&t);
     assert_non_null(md);
-    if (strstr(md, "| 247.1 -85.1% [-93.3, -66.6] \u2713 |") == NULL)
+    if (strstr(md, "| 1155.4 | 172.5 -85.1% [-93.3, -66.6] \u2713 |") == NULL)
         fail_msg("compact markdown:\n%s", md);
     free(md);
     rcuprof_table_free(&t);
@@ -959,6 +1101,131 @@ static void test_coherent_rows(void **state)
     }
     /* Both kinds of row were seen. */
     assert_true(sig > 5 && sig < agree - 5);
+}
+
+/* 1 when the table's notes have one that starts with prefix. */
+static int has_note(const rcuprof_table *t, const char *prefix)
+{
+    size_t i;
+    json_t *n;
+
+    json_array_foreach(t->notes, i, n)
+        if (strncmp(json_string_value(n), prefix, strlen(prefix)) == 0)
+            return 1;
+    return 0;
+}
+
+/*
+ * The heavy-tail note compares the printed figure, the geometric mean,
+ * with the median's distribution-free interval.  Base: 11 runs at 100
+ * to 110 ns and one stall of 4000: the geometric mean, (100 x 101 x ...
+ * x 110 x 4000)^(1/12) = 142.2, lies above the median's interval
+ * x(3)..x(10) = [102, 109] (median 105.5): named.  cand without a tail: not named.  Then 300 seeded tables of two
+ * log-normal cells of 12 runs at log SD 0.8: the geometric mean and the
+ * median estimate the same point, and the note fires in under 1% of
+ * cells (by simulation 0.03%).
+ */
+static void test_heavy_tail(void **state)
+{
+    double a[12], b[12];
+    uint64_t st = 1819;
+    size_t i, trial, noted = 0;
+    rcuprof_results rs;
+    rcuprof_table t;
+    char *md, name[32];
+
+    (void)state;
+    for (i = 0; i < 12; i++) {
+        a[i] = i < 11 ? 100 + (double)i : 4000;
+        b[i] = 100 + (double)((i * 7) % 12);
+    }
+    table_of(a, b, 12, "tail12", &rs, &t);
+    assert_true(t.cells[0].geomean > t.cells[0].s.median_hi);
+    md = rcuprof_table_markdown(&t);
+    assert_non_null(md);
+    if (strstr(md, "- heavy tail: the printed figure, the geometric mean, "
+                   "lies outside the 95% interval of the cell's median") == NULL
+        || strstr(md, ": base@1 (geometric mean 142.2, median 105.5 [102.0, 109.0])\n") == NULL
+        || strstr(md, "cand@1 (geometric mean") != NULL)
+        fail_msg("markdown:\n%s", md);
+    free(md);
+    rcuprof_table_free(&t);
+    rcuprof_results_free(&rs);
+    for (trial = 0; trial < 300; trial++) {
+        for (i = 0; i < 12; i++) {
+            a[i] = 1000 * exp(0.8 * stats_test_norm(&st));
+            b[i] = 1000 * exp(0.8 * stats_test_norm(&st));
+        }
+        snprintf(name, sizeof(name), "lognormal%zu", trial);
+        table_of(a, b, 12, name, &rs, &t);
+        noted += has_note(&t, "heavy tail:");
+        rcuprof_table_free(&t);
+        rcuprof_results_free(&rs);
+    }
+    print_message("heavy-tail note in %zu of 300 tables of log-normal "
+                  "cells\n", noted);
+    assert_true(noted <= 3);
+}
+
+/*
+ * Under 9 runs the heavy-tail check cannot fire (the median's interval is
+ * the whole range at 6 to 8, none under 6).  6 runs, base 99 to 102 and
+ * one of 5000: the geometric mean, (100 x 101 x 99 x 100 x 102 x
+ * 5000)^(1/6) = 192.6, lies above every run but the slowest: the
+ * "heavy tail not checked" note names base@1 (not cand, plain runs), and
+ * no "heavy tail:" note fires.  Then how often plain log-normal spread
+ * (log SD 0.8) does the same, 500 seeded tables of two cells a size from
+ * 5 to 8 runs: printed, and bounded loosely (about 5% of cells of 5
+ * runs, 1% of 6, fewer above).
+ */
+static void test_heavy_tail_small(void **state)
+{
+    static const double a[6] = { 100, 101, 99, 100, 102, 5000 },
+                        b[6] = { 100, 103, 98, 101, 99, 102 };
+    double x[8], y[8];
+    uint64_t st = 31415;
+    size_t n, i, trial;
+    rcuprof_results rs;
+    rcuprof_table t;
+    char *md, name[32];
+
+    (void)state;
+    table_of(a, b, 6, "tailsmall", &rs, &t);
+    md = rcuprof_table_markdown(&t);
+    assert_non_null(md);
+    if (strstr(md, "- heavy tail not checked: the check needs 9 runs") == NULL
+        || strstr(md, "5 to 8 runs the geometric mean lies above every run "
+                  "but the slowest") == NULL
+        || strstr(md, ": base@1 (geometric mean 192.6, median 100.5, 6 "
+                  "runs)\n") == NULL
+        || strstr(md, "cand@1 (geometric mean") != NULL
+        || strstr(md, "- heavy tail:") != NULL)
+        fail_msg("markdown:\n%s", md);
+    free(md);
+    rcuprof_table_free(&t);
+    rcuprof_results_free(&rs);
+    for (n = 5; n <= 8; n++) {
+        size_t cells = 0;
+
+        for (trial = 0; trial < 500; trial++) {
+            for (i = 0; i < n; i++) {
+                x[i] = 1000 * exp(0.8 * stats_test_norm(&st));
+                y[i] = 1000 * exp(0.8 * stats_test_norm(&st));
+            }
+            snprintf(name, sizeof(name), "small%zu_%zu", n, trial);
+            table_of(x, y, n, name, &rs, &t);
+            cells += t.cells[0].gm_above_rest + t.cells[1].gm_above_rest;
+            assert_false(has_note(&t, "heavy tail:"));
+            assert_int_equal(has_note(&t, "heavy tail not checked"),
+                             t.cells[0].gm_above_rest
+                             || t.cells[1].gm_above_rest);
+            rcuprof_table_free(&t);
+            rcuprof_results_free(&rs);
+        }
+        print_message("%zu runs: geometric mean above every run but the "
+                      "slowest in %zu of 1000 log-normal cells\n", n, cells);
+        assert_true(cells <= (n == 5 ? 80u : n == 6 ? 30u : 10u));
+    }
 }
 
 /*
@@ -1029,10 +1296,13 @@ int main(void)
         cmocka_unit_test(test_change_resolved),
         cmocka_unit_test(test_table_states),
         cmocka_unit_test(test_table_states_too_few),
+        cmocka_unit_test(test_table_states_all_stalled),
         cmocka_unit_test(test_table_tails_disagree),
         cmocka_unit_test(test_table_needs_two),
         cmocka_unit_test(test_coherent_n5),
         cmocka_unit_test(test_coherent_rows),
+        cmocka_unit_test(test_heavy_tail),
+        cmocka_unit_test(test_heavy_tail_small),
         cmocka_unit_test(test_too_few),
     };
 

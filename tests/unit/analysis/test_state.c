@@ -169,13 +169,22 @@ static void test_run(void **state)
         { __LINE__, 0, 0, { 0 }, 0, RCUPROF_STATE_UNKNOWN },
         /* ... but a stall is slow whatever the split. */
         { __LINE__, 0, 2, { 80, 82 }, 1, RCUPROF_STATE_MIXED },
-        /* Too few samples in the file: every run unknown, stalls too. */
+        /* Too few samples in the file: a run with a sample that did not
+         * stall is unknown (beside a stall it is slow or mixed, and
+         * which is not known) ... */
         { __LINE__, 2, 3, { 80, 85, 79 }, 0, RCUPROF_STATE_UNKNOWN },
         { __LINE__, 2, 2, { 650, 700 }, 0, RCUPROF_STATE_UNKNOWN },
         { __LINE__, 2, 1, { 80 }, 2, RCUPROF_STATE_UNKNOWN },
+        /* ... but one whose every sample stalled is slow: a stall needs
+         * no threshold (it was unknown before the second review). */
+        { __LINE__, 2, 0, { 0 }, 3, RCUPROF_STATE_SLOW },
+        /* A file whose every sample stalled learns nothing (0 samples):
+         * its stalled runs are slow, a run without samples unknown. */
+        { __LINE__, 3, 0, { 0 }, 8, RCUPROF_STATE_SLOW },
+        { __LINE__, 3, 0, { 0 }, 0, RCUPROF_STATE_UNKNOWN },
     };
-    rcuprof_state_split s2, s1, s0;
-    const rcuprof_state_split *sp[] = { &s1, &s2, &s0 };
+    rcuprof_state_split s2, s1, s0, snone;
+    const rcuprof_state_split *sp[] = { &s1, &s2, &s0, &snone };
     size_t i;
 
     (void)state;
@@ -186,6 +195,8 @@ static void test_run(void **state)
     assert_int_equal(rcuprof_state_learn(two, 32, &s2), 0);
     assert_int_equal(rcuprof_state_learn(one, 32, &s1), 0);
     assert_int_equal(rcuprof_state_learn(few, 8, &s0), 0);
+    assert_int_equal(rcuprof_state_learn(few, 0, &snone), 0);
+    assert_int_equal(snone.too_few, 1);
     assert_int_equal(s2.two, 1);
     assert_int_equal(s1.two, 0);
     assert_int_equal(s0.two, 0);
@@ -204,11 +215,13 @@ static void test_run(void **state)
  * Seeded synthetic files (stats_test.h's generator): how often the split
  * finds two states.  Unimodal: log-normal round trips (80 ns, log SD 0.3)
  * and a heavy-tailed spread (80 ns times exp(0.3 t) with t Student's, 3
- * degrees of freedom).  With 8 samples the 4-sample rule split 25% and
- * 32% of such files (docs/methodology.md); now none is learned from.  With
- * 40 samples: under 1% split (0.6% and 0.4% in the simulation behind the
- * rule).  Bimodal: the VM's 80 and 670 ns levels, half and half, log SD
- * 0.15 each: every file of 40 samples is split.
+ * degrees of freedom).  With 8 samples the rest of the rule would cut
+ * about a fifth of such files (test_split_table); under the 30-sample
+ * minimum none is learned from.  With 40 samples: under 1% split (0.8%
+ * and 0.2% at 30 samples, 0.1% at 48, in test_split_table).  Two states: the VM's 80 and 670 ns levels, half and half, log
+ * SD 0.15 each: every file of 40 samples is split.  Kinds 3 and 4 are the
+ * methodology table's other two-state rows: 80 and 670 ns with 10% slow
+ * (log SD 0.15 each), 80 and 160 ns with 30% slow (log SD 0.1 each).
  */
 static double draw(uint64_t *seed, int kind)
 {
@@ -225,6 +238,10 @@ static double draw(uint64_t *seed, int kind)
         }
         return 80 * exp(0.3 * z / sqrt(c / 3));
     }
+    if (kind == 3)
+        return (stats_test_unif(seed) < 0.1 ? 670 : 80) * exp(0.15 * z);
+    if (kind == 4)
+        return (stats_test_unif(seed) < 0.3 ? 160 : 80) * exp(0.1 * z);
     return (stats_test_unif(seed) < 0.5 ? 670 : 80) * exp(0.15 * z);
 }
 
@@ -266,6 +283,81 @@ static void test_learn_synthetic(void **state)
     }
 }
 
+/*
+ * docs/methodology.md's table, "Machine state as a stratum": the share of
+ * 4000 seeded files per cell that the acceptance rule cuts in two, every
+ * row under the same rule (slow cluster at least 1.5 times the fast one,
+ * each cluster at least 2 samples, the cut explaining at least 0.8 of the
+ * log variance), with the sample minimum off so that each count is judged
+ * (the rule then learns nothing under 30).  Printed as the table's rows;
+ * then the heavy-tail row at 30 samples without the class minimum, the
+ * one figure the text gives for it.  The assertions are the text's
+ * claims: from 30 samples a single state is cut in under 3% of files, the
+ * VM's two levels half and half always; under 30 single states are cut
+ * often enough (above 5% at 8 samples) that the minimum is needed.
+ */
+static double split_share(int kind, size_t n, const rcuprof_state_rule *r,
+                          uint64_t *seed)
+{
+    size_t f, k, split = 0;
+    double x[48];
+
+    for (f = 0; f < 4000; f++) {
+        rcuprof_state_split s;
+
+        for (k = 0; k < n; k++)
+            x[k] = draw(seed, kind);
+        assert_int_equal(rcuprof_state_learn_rule(x, n, r, &s), 0);
+        split += s.two;
+    }
+    return 100.0 * (double)split / 4000;
+}
+
+static void test_split_table(void **state)
+{
+    static const size_t sizes[] = { 4, 8, 16, 30, 48 };
+    static const struct {
+        int kind;
+        const char *what;
+    } rows[] = {
+        { 0, "one state: log-normal, median 80 ns, log SD 0.3" },
+        { 1, "one state: heavy tail, 80 ns x exp(0.3 t), t with 3 df" },
+        { 2, "two states: 80 and 670 ns, 50% slow, log SD 0.15 each" },
+        { 3, "two states: 80 and 670 ns, 10% slow, log SD 0.15 each" },
+        { 4, "two states: 80 and 160 ns, 30% slow, log SD 0.1 each" },
+    };
+    rcuprof_state_rule rule = { 0, RCUPROF_STATE_MIN_CLASS,
+                                RCUPROF_STATE_MIN_RATIO,
+                                RCUPROF_STATE_MIN_SEP };
+    double share[NELEM(rows)][NELEM(sizes)], noclass;
+    uint64_t seed = 663;
+    size_t i, j;
+
+    (void)state;
+    print_message("| samples in the file |");
+    for (j = 0; j < NELEM(sizes); j++)
+        print_message(" %zu |", sizes[j]);
+    print_message("\n");
+    for (i = 0; i < NELEM(rows); i++) {
+        print_message("| %s |", rows[i].what);
+        for (j = 0; j < NELEM(sizes); j++) {
+            share[i][j] = split_share(rows[i].kind, sizes[j], &rule, &seed);
+            print_message(" %.1f%% |", share[i][j]);
+        }
+        print_message("\n");
+    }
+    rule.min_class = 1;
+    noclass = split_share(1, 30, &rule, &seed);
+    print_message("heavy tail at 30 samples without the class minimum: "
+                  "%.1f%%\n", noclass);
+    for (i = 0; i < 2; i++) {
+        assert_true(share[i][3] < 3 && share[i][4] < 3);
+        assert_true(share[i][1] > 5);
+    }
+    assert_true(share[2][3] == 100 && share[2][4] == 100);
+    assert_true(noclass > share[1][3]);
+}
+
 static void test_names(void **state)
 {
     int i;
@@ -284,6 +376,7 @@ int main(void)
         cmocka_unit_test(test_learn_ignores_bad),
         cmocka_unit_test(test_learn_synthetic),
         cmocka_unit_test(test_run),
+        cmocka_unit_test(test_split_table),
         cmocka_unit_test(test_names),
     };
 

@@ -1,18 +1,18 @@
 # rcuprof report: plots of wall_ns_per_op (gnuplot 5)
 $d0 << EOD
 # threads ns_per_op lo hi mops lo hi
-1 7620.20675 3358.12733 17291.6466 0.342307398 0.166179563 0.855690683
-2 273.586849 217.127329 344.727512 8.15546004 6.56730544 10.426743
+1 4495.31131 2340.25597 8634.87758 0.222454004 0.115809401 0.427303685
+2 257.145326 205.602531 321.609459 7.7777031 6.21872257 9.7275067
 EOD
 $d1 << EOD
 # threads ns_per_op lo hi mops lo hi
-1 222.519338 193.696306 255.63139 4.69447176 4.09804224 5.40840586
-2 312.982567 270.522046 362.107595 6.70255005 5.81350271 7.78167073
+1 217.406465 189.572651 249.32695 4.59967923 4.01079787 5.2750225
+2 305.068516 264.208215 352.247941 6.55590431 5.67781885 7.56978734
 EOD
 $d2 << EOD
 # threads ns_per_op lo hi mops lo hi
-1 215.595417 186.29467 249.504636 4.86786345 4.21939477 5.65103958
-2 255.828602 227.297299 287.941272 8.07617701 7.18612572 9.10341737
+1 210.123746 181.931248 242.685021 4.75910038 4.12056746 5.49658187
+2 251.515486 223.70705 282.780716 7.95179665 7.07261806 8.94026363
 EOD
 $c0 << EOD
 # threads change_pct lo hi resolved
@@ -113,14 +113,14 @@ set key top left
 do for [fmt in 'png svg'] {
     if (fmt eq 'png') { eval('set terminal '.pngterm) } else { set terminal svg size 900,600 dynamic noenhanced }
     set output dir.'/cost.'.fmt.'.tmp'
-    set ylabel 'wall time per op (ns/op): log-normal mean, 95% interval as error bar'
+    set ylabel 'wall time per op (ns/op): geometric mean, 95% interval as error bar'
     set yrange [0:costmax]
     set title 'wall time per op against threads (intervals beyond the top are cut off there)'
     plot $d0 using ($1*0.959264):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 1 notitle, $d0 using ($1*0.959264):2 with lines lw 2 lc 1 title 'stock', \
         $d1 using ($1*1.000000):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 2 notitle, $d1 using ($1*1.000000):2 with lines lw 2 lc 2 title 'rcu-sync', \
         $d2 using ($1*1.042466):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 3 notitle, $d2 using ($1*1.042466):2 with lines lw 2 lc 3 title 'rcu-nosync'
     set output dir.'/throughput.'.fmt.'.tmp'
-    set ylabel 'throughput (M ops/s, all threads): mean, 95% interval'
+    set ylabel 'throughput (M ops/s, all threads): geometric mean, 95% interval'
     set yrange [0:tputmax]
     set title 'throughput against threads'
     plot $d0 using ($1*0.959264):5:6:7 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 1 notitle, $d0 using ($1*0.959264):5 with lines lw 2 lc 1 title 'stock', \

@@ -1,21 +1,21 @@
 # rcuprof report: plots of wall_ns_per_op (gnuplot 5)
 $d0 << EOD
 # threads ns_per_op lo hi mops lo hi
-4 728.069996 331.385628 1599.60443 7.3077297 3.48761668 16.8347889
-8 1648.65073 739.719527 3674.43215 6.51957603 3.06823445 15.2409378
-16 3329.15292 1822.63032 6080.9145 5.80242863 3.24048542 10.8113612
+4 616.499114 301.233004 1261.71818 6.48824938 3.17028007 13.2787575
+8 1388.78259 671.104219 2873.94571 5.76044087 2.78362948 11.9206522
+16 2999.88254 1702.15187 5287.01077 5.33354215 3.02628474 9.3998663
 EOD
 $d1 << EOD
 # threads ns_per_op lo hi mops lo hi
-4 829.045509 579.662431 1185.71848 5.19725015 3.65129544 7.46884436
-8 1099.61043 830.378127 1456.13553 7.59420699 5.77345617 10.1242246
-16 2649.44189 1675.78679 4188.80393 6.77509747 4.33327748 10.8314792
+4 796.882125 561.949238 1130.03289 5.01956296 3.53971998 7.11808065
+8 1072.66722 813.486213 1414.42465 7.45804466 5.65601001 9.83421707
+16 2487.48874 1600.41534 3866.24651 6.43218993 4.13838072 9.9974048
 EOD
 $d2 << EOD
 # threads ns_per_op lo hi mops lo hi
-4 556.147857 365.279943 846.749033 7.88195325 5.25959311 12.1921706
-8 1623.3617 767.615092 3433.10499 6.39181413 3.16288957 14.1458031
-16 66577.845 537.905523 8240498.1 5.34460968 0.126084108 1931.55825
+4 527.068225 350.863324 791.7639 7.58915034 5.05201109 11.4004506
+8 1393.39655 701.482279 2767.78759 5.7413663 2.89039521 11.4044221
+16 8261.95488 653.816636 104402.205 1.93658768 0.153253468 24.471693
 EOD
 $c0 << EOD
 # threads change_pct lo hi resolved
@@ -126,14 +126,14 @@ set label 1 '2 CPUs' at 2, graph 0.95 offset 0.5, 0
 do for [fmt in 'png svg'] {
     if (fmt eq 'png') { eval('set terminal '.pngterm) } else { set terminal svg size 900,600 dynamic noenhanced }
     set output dir.'/cost.'.fmt.'.tmp'
-    set ylabel 'wall time per op (ns/op): log-normal mean, 95% interval as error bar'
+    set ylabel 'wall time per op (ns/op): geometric mean, 95% interval as error bar'
     set yrange [0:costmax]
     set title 'wall time per op against threads (intervals beyond the top are cut off there)'
     plot $d0 using ($1*0.959264):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 1 notitle, $d0 using ($1*0.959264):2 with lines lw 2 lc 1 title 'stock', \
         $d1 using ($1*1.000000):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 2 notitle, $d1 using ($1*1.000000):2 with lines lw 2 lc 2 title 'rcu-sync', \
         $d2 using ($1*1.042466):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 3 notitle, $d2 using ($1*1.042466):2 with lines lw 2 lc 3 title 'rcu-nosync'
     set output dir.'/throughput.'.fmt.'.tmp'
-    set ylabel 'throughput (M ops/s, all threads): mean, 95% interval'
+    set ylabel 'throughput (M ops/s, all threads): geometric mean, 95% interval'
     set yrange [0:tputmax]
     set title 'throughput against threads'
     plot $d0 using ($1*0.959264):5:6:7 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 1 notitle, $d0 using ($1*0.959264):5 with lines lw 2 lc 1 title 'stock', \

@@ -1,18 +1,18 @@
 # rcuprof report: plots of wall_ns_per_op (gnuplot 5)
 $d0 << EOD
 # threads ns_per_op lo hi mops lo hi
-1 123.0408 117.861247 128.447975 8.16241839 7.82091703 8.52342034
-2 211.779599 178.228128 251.647139 10.0375523 8.53199445 12.0466506
+1 122.759943 117.598505 128.147917 8.14597968 7.80348226 8.50350943
+2 204.398563 172.575303 242.090102 9.78480459 8.26138692 11.5891438
 EOD
 $d1 << EOD
 # threads ns_per_op lo hi mops lo hi
-1 122.145559 119.803885 124.533003 8.19421359 8.03745297 8.35472196
-2 179.26065 150.789488 213.107565 11.8831816 10.0787644 14.2441026
+1 122.088914 119.748912 124.474641 8.19075189 8.03376491 8.35080654
+2 172.980395 145.983183 204.970302 11.5620039 9.75751111 13.7002082
 EOD
 $d2 << EOD
 # threads ns_per_op lo hi mops lo hi
-1 122.982687 119.258199 126.823493 8.14924276 7.90344447 8.40480947
-2 152.207981 144.668754 160.140105 13.2198867 12.5688822 13.9130397
+1 122.8389 119.121101 126.672732 8.14074368 7.8943588 8.39481828
+2 151.723915 144.221361 159.61676 13.1818376 12.5300125 13.8675712
 EOD
 $c0 << EOD
 # threads change_pct lo hi resolved
@@ -113,14 +113,14 @@ set key top left
 do for [fmt in 'png svg'] {
     if (fmt eq 'png') { eval('set terminal '.pngterm) } else { set terminal svg size 900,600 dynamic noenhanced }
     set output dir.'/cost.'.fmt.'.tmp'
-    set ylabel 'wall time per op (ns/op): log-normal mean, 95% interval as error bar'
+    set ylabel 'wall time per op (ns/op): geometric mean, 95% interval as error bar'
     set yrange [0:costmax]
     set title 'wall time per op against threads (intervals beyond the top are cut off there)'
     plot $d0 using ($1*0.959264):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 1 notitle, $d0 using ($1*0.959264):2 with lines lw 2 lc 1 title 'stock', \
         $d1 using ($1*1.000000):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 2 notitle, $d1 using ($1*1.000000):2 with lines lw 2 lc 2 title 'rcu-sync', \
         $d2 using ($1*1.042466):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 3 notitle, $d2 using ($1*1.042466):2 with lines lw 2 lc 3 title 'rcu-nosync'
     set output dir.'/throughput.'.fmt.'.tmp'
-    set ylabel 'throughput (M ops/s, all threads): mean, 95% interval'
+    set ylabel 'throughput (M ops/s, all threads): geometric mean, 95% interval'
     set yrange [0:tputmax]
     set title 'throughput against threads'
     plot $d0 using ($1*0.959264):5:6:7 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 1 notitle, $d0 using ($1*0.959264):5 with lines lw 2 lc 1 title 'stock', \

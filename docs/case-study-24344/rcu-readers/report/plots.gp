@@ -1,21 +1,21 @@
 # rcuprof report: plots of wall_ns_per_op (gnuplot 5)
 $d0 << EOD
 # threads ns_per_op lo hi mops lo hi
-1 25.9256501 22.9149036 29.331973 39.0630116 34.5635958 44.2427547
-2 63.6898947 59.7368481 67.9045315 31.5090821 29.5628798 33.6049452
-4 131.936999 113.769328 153.005841 30.8580322 26.6628301 35.858248
+1 25.7483592 22.7697001 29.1166768 38.8374262 34.3445788 43.9180136
+2 63.5715471 59.6301026 67.7735141 31.4606155 29.5100531 33.5401066
+4 130.644 112.752173 151.374952 30.6175562 26.4244511 35.4760348
 EOD
 $d1 << EOD
 # threads ns_per_op lo hi mops lo hi
-1 27.75884 23.7379866 32.4607646 36.7532561 31.4899049 43.0612087
-2 63.2607677 55.8643832 71.6364257 32.0178376 28.3101464 36.3028747
-4 135.718269 119.487644 154.153585 29.8669646 26.3298311 33.9686826
+1 27.4559367 23.5029208 32.0738204 36.4219954 31.1780757 42.5479033
+2 62.8219545 55.5055124 71.1028111 31.8360041 28.1282831 36.0324572
+4 134.730977 118.684193 152.947377 29.6887925 26.1527858 33.7028874
 EOD
 $d2 << EOD
 # threads ns_per_op lo hi mops lo hi
-1 26.1596151 23.0907471 29.63635 38.7138035 34.2187747 43.9188729
-2 66.3089146 57.64904 76.269651 30.64781 26.6883174 35.3086305
-4 126.527757 118.221161 135.418002 31.7348112 29.6617908 33.9764931
+1 25.9768666 22.9414002 29.4139675 38.4957899 33.9974538 43.5893184
+2 65.7280035 57.1859017 75.5460755 30.4284307 26.47391 34.9736551
+4 126.263819 117.984569 135.124044 31.6797007 29.6024297 33.9027386
 EOD
 $c0 << EOD
 # threads change_pct lo hi resolved
@@ -126,14 +126,14 @@ set label 1 '2 CPUs' at 2, graph 0.95 offset 0.5, 0
 do for [fmt in 'png svg'] {
     if (fmt eq 'png') { eval('set terminal '.pngterm) } else { set terminal svg size 900,600 dynamic noenhanced }
     set output dir.'/cost.'.fmt.'.tmp'
-    set ylabel 'wall time per op (ns/op): log-normal mean, 95% interval as error bar'
+    set ylabel 'wall time per op (ns/op): geometric mean, 95% interval as error bar'
     set yrange [0:costmax]
     set title 'wall time per op against threads (intervals beyond the top are cut off there)'
     plot $d0 using ($1*0.959264):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 1 notitle, $d0 using ($1*0.959264):2 with lines lw 2 lc 1 title 'stock', \
         $d1 using ($1*1.000000):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 2 notitle, $d1 using ($1*1.000000):2 with lines lw 2 lc 2 title 'rcu-sync', \
         $d2 using ($1*1.042466):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 3 notitle, $d2 using ($1*1.042466):2 with lines lw 2 lc 3 title 'rcu-nosync'
     set output dir.'/throughput.'.fmt.'.tmp'
-    set ylabel 'throughput (M ops/s, all threads): mean, 95% interval'
+    set ylabel 'throughput (M ops/s, all threads): geometric mean, 95% interval'
     set yrange [0:tputmax]
     set title 'throughput against threads'
     plot $d0 using ($1*0.959264):5:6:7 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 1 notitle, $d0 using ($1*0.959264):5 with lines lw 2 lc 1 title 'stock', \

@@ -1,21 +1,21 @@
 # rcuprof report: plots of wall_ns_per_op (gnuplot 5)
 $d0 << EOD
 # threads ns_per_op lo hi mops lo hi
-1 103.069344 49.0313766 216.663093 13.6658954 6.90958678 30.5325395
-2 111.049981 84.6876195 145.618666 19.081382 14.6454121 25.182493
-4 150.316123 146.315317 154.426327 26.6266838 25.9194339 27.3562813
+1 84.2385738 43.2516613 164.066237 11.8710462 6.09509926 23.1204992
+2 107.541023 82.4289089 140.303586 18.5975542 14.2548031 24.2633322
+4 150.266488 146.267784 154.374509 26.6193751 25.9110136 27.3471019
 EOD
 $d1 << EOD
 # threads ns_per_op lo hi mops lo hi
-1 87.3686415 53.8242584 141.818573 13.4488933 8.53651395 22.4923903
-2 117.880865 91.5553088 151.775998 17.8414065 13.9378051 23.1054245
-4 165.690083 146.039032 187.985384 24.4638348 21.5857537 27.7857647
+1 79.4051646 50.1865731 125.634802 12.5936393 7.95957798 19.9256482
+2 114.61978 89.3926761 146.966111 17.4489953 13.6085795 22.3731975
+4 164.505666 145.073397 186.540845 24.3152719 21.443025 27.5722501
 EOD
 $d2 << EOD
 # threads ns_per_op lo hi mops lo hi
-1 71.9039489 54.4182775 95.008113 14.7569322 11.2631127 19.6641116
-2 105.324816 83.2689111 133.222792 19.8228735 15.7618022 25.2174702
-4 163.133149 147.689173 180.192116 24.7182932 22.3977352 27.3269544
+1 69.5093427 52.8958799 91.3407382 14.3865553 10.9480175 18.9050641
+2 102.790624 81.5389268 129.581206 19.4570274 15.434337 24.5281619
+4 162.406075 147.069972 179.341391 24.6296205 22.3038306 27.1979381
 EOD
 $c0 << EOD
 # threads change_pct lo hi resolved
@@ -126,14 +126,14 @@ set label 1 '2 CPUs' at 2, graph 0.95 offset 0.5, 0
 do for [fmt in 'png svg'] {
     if (fmt eq 'png') { eval('set terminal '.pngterm) } else { set terminal svg size 900,600 dynamic noenhanced }
     set output dir.'/cost.'.fmt.'.tmp'
-    set ylabel 'wall time per op (ns/op): log-normal mean, 95% interval as error bar'
+    set ylabel 'wall time per op (ns/op): geometric mean, 95% interval as error bar'
     set yrange [0:costmax]
     set title 'wall time per op against threads (intervals beyond the top are cut off there)'
     plot $d0 using ($1*0.959264):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 1 notitle, $d0 using ($1*0.959264):2 with lines lw 2 lc 1 title 'stock', \
         $d1 using ($1*1.000000):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 2 notitle, $d1 using ($1*1.000000):2 with lines lw 2 lc 2 title 'rcu-sync', \
         $d2 using ($1*1.042466):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 3 notitle, $d2 using ($1*1.042466):2 with lines lw 2 lc 3 title 'rcu-nosync'
     set output dir.'/throughput.'.fmt.'.tmp'
-    set ylabel 'throughput (M ops/s, all threads): mean, 95% interval'
+    set ylabel 'throughput (M ops/s, all threads): geometric mean, 95% interval'
     set yrange [0:tputmax]
     set title 'throughput against threads'
     plot $d0 using ($1*0.959264):5:6:7 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 1 notitle, $d0 using ($1*0.959264):5 with lines lw 2 lc 1 title 'stock', \
