@@ -118,6 +118,26 @@ static double median_coverage(size_t k, size_t n)
 }
 
 /*
+ * The mean m and sample variance v of ln x[0..n-1] (n >= 1); a run at or
+ * below 0 has no logarithm: EDEGENERATE.
+ */
+static int log_mean_var(const double *x, size_t n, double *m, double *v)
+{
+    double *y;
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (!(x[i] > 0.0))
+            return RCUPROF_STATS_EDEGENERATE;
+    if ((y = malloc(n * sizeof(*y))) == NULL)
+        return RCUPROF_STATS_ENOMEM;
+    for (i = 0; i < n; i++)
+        y[i] = log(x[i]);
+    rcuprof_stats__mean_var(y, n, m, v);
+    free(y);
+    return RCUPROF_STATS_OK;
+}
+/*
  * Order-statistic interval of the median from sorted s: the largest k in
  * 1..n/2 whose coverage is >= level.  Coverage falls as k grows, so a
  * binary search finds it in O(log n) binomial evaluations.
@@ -179,8 +199,8 @@ int rcuprof_stats_median_ci(const double *x, size_t n, double level,
 int rcuprof_stats_mean_ci_log(const double *x, size_t n, double level,
                               double *lo, double *hi)
 {
-    double *y, m, v, t, hw;
-    size_t i;
+    double m, v, t, hw;
+    int rc;
 
     if (lo != NULL)
         *lo = NAN;
@@ -192,15 +212,8 @@ int rcuprof_stats_mean_ci_log(const double *x, size_t n, double level,
         return RCUPROF_STATS_EINVAL;
     if (n < 2)
         return RCUPROF_STATS_ETOOFEW;
-    for (i = 0; i < n; i++)
-        if (!(x[i] > 0.0))
-            return RCUPROF_STATS_EDEGENERATE;
-    if ((y = malloc(n * sizeof(*y))) == NULL)
-        return RCUPROF_STATS_ENOMEM;
-    for (i = 0; i < n; i++)
-        y[i] = log(x[i]);
-    rcuprof_stats__mean_var(y, n, &m, &v);
-    free(y);
+    if ((rc = log_mean_var(x, n, &m, &v)) != RCUPROF_STATS_OK)
+        return rc;
     if (!(v > 0.0))
         v = 0.0;
     t = gsl_cdf_tdist_Pinv(1.0 - (1.0 - level) / 2.0, (double)(n - 1));
@@ -213,8 +226,8 @@ int rcuprof_stats_mean_ci_log(const double *x, size_t n, double level,
 int rcuprof_stats_geomean(const double *x, size_t n, double level,
                           rcuprof_stats_geo *out)
 {
-    double *y, m, v;
-    size_t i;
+    double m, v;
+    int rc;
 
     if (out == NULL)
         return RCUPROF_STATS_EINVAL;
@@ -226,15 +239,8 @@ int rcuprof_stats_geomean(const double *x, size_t n, double level,
         return RCUPROF_STATS_EINVAL;
     if (n == 0)
         return RCUPROF_STATS_ETOOFEW;
-    for (i = 0; i < n; i++)
-        if (!(x[i] > 0.0))
-            return RCUPROF_STATS_EDEGENERATE;
-    if ((y = malloc(n * sizeof(*y))) == NULL)
-        return RCUPROF_STATS_ENOMEM;
-    for (i = 0; i < n; i++)
-        y[i] = log(x[i]);
-    rcuprof_stats__mean_var(y, n, &m, &v);
-    free(y);
+    if ((rc = log_mean_var(x, n, &m, &v)) != RCUPROF_STATS_OK)
+        return rc;
     out->gm = exp(m);
     if (n >= 2) {
         double hw;
