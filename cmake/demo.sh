@@ -36,7 +36,8 @@ out=${RCUPROF_DEMO_OUT:-$build/demo}
 py=/usr/bin/python3
 
 "$rcuprof" variants
-variants=$("$rcuprof" variants --json | WANT="$want" "$py" -c '
+vjson=$("$rcuprof" variants --json)
+variants=$(printf '%s' "$vjson" | WANT="$want" "$py" -c '
 import json, os, sys
 d = json.load(sys.stdin)
 built = [n for n, v in d.items() if v.get("built") and not v.get("pending")]
@@ -52,24 +53,33 @@ baseline=${variants%%,*}
 rm -rf "$out"
 mkdir -p "$out"
 started=$(date +%s)
+# sweep_report NAME VARIANTS TITLE BASELINE [SWEEP ARGS...]: one adaptive
+# sweep into OUT/NAME (its log there, the stop line printed), then its
+# report against BASELINE.
+sweep_report() {
+    local name=$1 vs=$2 title=$3 base=$4
+    shift 4
+    echo
+    echo "== $title; variants $vs; threads $threads"
+    echo "   $reps interleaved blocks of $ms ms runs, then blocks added until every MDE <= $target% or $budget is spent"
+    echo "   (progress: $out/$name/sweep.log)"
+    mkdir -p "$out/$name"
+    "$rcuprof" sweep --variants "$vs" --threads "$threads" --reps "$reps" \
+        --target-mde "$target" --max-time "$budget" \
+        --duration-ms "$ms" --warmup-ms 100 "$@" --out "$out/$name" \
+        > "$out/$name/sweep.log" 2>&1 || { cat "$out/$name/sweep.log" >&2; exit 1; }
+    tail -n 1 "$out/$name/sweep.log"
+    "$rcuprof" report "$out/$name/results.jsonl" --baseline "$base" \
+        --out "$out/$name/report" >/dev/null
+}
 for churn in none query; do
     args=()
     [ "$churn" = none ] || args=(--writers 1 --churn "$churn")
-    echo
-    echo "== sweep: EVP_MD_fetch(SHA256), own lib ctx, churn: $churn; variants $variants; threads $threads"
-    echo "   $reps interleaved blocks of $ms ms runs, then blocks added until every MDE <= $target% or $budget is spent"
-    echo "   (progress: $out/$churn/sweep.log)"
-    mkdir -p "$out/$churn"
-    "$rcuprof" sweep --variants "$variants" --threads "$threads" --reps "$reps" \
-        --target-mde "$target" --max-time "$budget" \
-        --duration-ms "$ms" --warmup-ms 100 "${args[@]}" --out "$out/$churn" \
-        > "$out/$churn/sweep.log" 2>&1 || { cat "$out/$churn/sweep.log" >&2; exit 1; }
-    tail -n 1 "$out/$churn/sweep.log"
-    "$rcuprof" report "$out/$churn/results.jsonl" --baseline "$baseline" \
-        --out "$out/$churn/report" >/dev/null
+    sweep_report "$churn" "$variants" \
+        "sweep: EVP_MD_fetch(SHA256), own lib ctx, churn: $churn" "$baseline" "${args[@]}"
 done
 # Across lines: the newest line with a stock built, against 3.5's stock.
-line=${RCUPROF_DEMO_LINE:-$("$rcuprof" variants --json | "$py" -c '
+line=${RCUPROF_DEMO_LINE:-$(printf '%s' "$vjson" | "$py" -c '
 import json, re, sys
 d = json.load(sys.stdin)
 ls = {n.split("@")[1] for n, v in d.items()
@@ -78,7 +88,7 @@ ls = sorted(ls - {"3.5"}, key=lambda l: tuple(int(x) for x in l.split(".")))
 print(ls[-1] if ls else "none")')}
 xvariants=none
 if [ "$line" != none ]; then
-    xvariants=$("$rcuprof" variants --json | LINE="$line" "$py" -c '
+    xvariants=$(printf '%s' "$vjson" | LINE="$line" "$py" -c '
 import json, os, sys
 d = json.load(sys.stdin)
 l = os.environ["LINE"]
@@ -89,18 +99,8 @@ print(",".join(w for w in want if d.get(w, {}).get("built") and not d[w].get("pe
     *) echo "rcuprof: demo: no cross-line section: needs stock and stock@$line built, has '$xvariants' (configure with -DRCUPROF_VARIANTS=default, or set RCUPROF_DEMO_LINE=none)" >&2
        exit 1 ;;
     esac
-    echo
-    echo "== sweep across lines: OpenSSL 3.5 against $line, EVP_MD_fetch(SHA256), own lib ctx, no churn; variants $xvariants; threads $threads"
-    echo "   $reps interleaved blocks of $ms ms runs, then blocks added until every MDE <= $target% or $budget is spent"
-    echo "   (progress: $out/lines/sweep.log)"
-    mkdir -p "$out/lines"
-    "$rcuprof" sweep --variants "$xvariants" --threads "$threads" --reps "$reps" \
-        --target-mde "$target" --max-time "$budget" \
-        --duration-ms "$ms" --warmup-ms 100 --out "$out/lines" \
-        > "$out/lines/sweep.log" 2>&1 || { cat "$out/lines/sweep.log" >&2; exit 1; }
-    tail -n 1 "$out/lines/sweep.log"
-    "$rcuprof" report "$out/lines/results.jsonl" --baseline stock \
-        --out "$out/lines/report" >/dev/null
+    sweep_report lines "$xvariants" \
+        "sweep across lines: OpenSSL 3.5 against $line, EVP_MD_fetch(SHA256), own lib ctx, no churn" stock
 else
     echo
     echo "== no sweep across lines: no OpenSSL line besides 3.5 has its stock built (the default build has 4.0's)"
