@@ -36,9 +36,11 @@
 
 #define RCUPROF_WARM_OPS 64
 
-enum phase { PH_WARMUP, PH_WINDOW, PH_DRAIN, PH_DONE };
+/* PH_EDGE: the run's window is about to open; every worker waits at the
+ * edge while the main thread's run_window(1) reads process-wide figures. */
+enum phase { PH_WARMUP, PH_EDGE, PH_WINDOW, PH_DRAIN, PH_DONE };
 
-/* Read by every worker once per batch: alone on its line, written 3 times.
+/* Read by every worker once per batch: alone on its line, written 5 times.
  * done mirrors phase == PH_DONE for run->stopping (rcuprof_run_stopping). */
 static struct {
     _Alignas(RCUPROF_CACHELINE) _Atomic int phase;
@@ -48,6 +50,8 @@ static struct {
 /* Written once per worker: kept away from the phase word. */
 static struct {
     _Alignas(RCUPROF_CACHELINE) _Atomic unsigned warm;
+    _Atomic unsigned parked;    /* workers waiting at the window's edge */
+    _Atomic unsigned opened;    /* workers whose window has opened */
     _Atomic unsigned closed;
     _Atomic int failed;
 } g_sync;
@@ -80,6 +84,25 @@ static void set_phase(int ph)
     if (ph == PH_DONE)
         atomic_store(&g_phase.done, 1);
     atomic_store(&g_phase.phase, ph);
+}
+
+/* from -> to, unless the run has moved on (a failure set PH_DONE). */
+static int advance_phase(int from, int to)
+{
+    return atomic_compare_exchange_strong(&g_phase.phase, &from, to);
+}
+
+/* A worker's wait at an edge: short sleeps, so that under oversubscription
+ * the threads still on their way there get the CPUs.  Until the phase is
+ * no longer ph (ph >= 0), or until PH_DONE (ph < 0). */
+static void park_while(int ph)
+{
+    struct timespec ts = { 0, 20000 };
+    int now;
+
+    while ((now = atomic_load(&g_phase.phase)) != PH_DONE
+           && (ph < 0 || now == ph))
+        nanosleep(&ts, NULL);
 }
 
 int rcuprof_run_add_tool(struct rcuprof_run *run, struct rcuprof_tool *tool)
@@ -218,6 +241,13 @@ static void *worker_main(void *arg)
     }
     if (warm < RCUPROF_WARM_OPS)
         atomic_fetch_add(&g_sync.warm, 1);  /* count once, even if cut short */
+    /* The run's window opens while every worker is here: the process-wide
+     * reads of run_window(1) (the library's delay-site counters) then hold
+     * every warm-up op and none of a window's. */
+    if (in_phase(PH_EDGE)) {
+        atomic_fetch_add(&g_sync.parked, 1);
+        park_while(PH_EDGE);
+    }
 
     if (in_phase(PH_WINDOW)) {
         rcuprof_sched_sample_self(&s0);
@@ -225,6 +255,7 @@ static void *worker_main(void *arg)
         cpu0 = sched_getcpu();
         c0 = rcuprof_time_ns(CLOCK_THREAD_CPUTIME_ID);
         t0 = rcuprof_time_ns(CLOCK_MONOTONIC);
+        atomic_fetch_add(&g_sync.opened, 1);
         if (cx != 0) {
             /* The peer's loop: op, shared count, clock, deadline. */
             struct timeval now;
@@ -283,10 +314,18 @@ static void *worker_main(void *arg)
     }
     atomic_fetch_add(&g_sync.closed, 1);
 
-    /* Keep the load on until every window has closed. */
-    while (!in_phase(PH_DONE))
-        if (do_ops(w, b, err, sizeof(err)) != 0)
-            break;
+    if (target != 0) {
+        /* --ops: windows end one by one; keep the load on until every
+         * window has closed (run_window(0) then counts this tail too). */
+        while (!in_phase(PH_DONE))
+            if (do_ops(w, b, err, sizeof(err)) != 0)
+                break;
+    } else {
+        /* Timed: every window closes within a batch of PH_DRAIN (or at
+         * its own deadline, --compat clock); wait idle until the end, so
+         * that run_window(0) counts no op after a window. */
+        park_while(-1);
+    }
     if (wl->thread_done != NULL)
         wl->thread_done(w);
     return NULL;
@@ -398,11 +437,19 @@ int rcuprof_harness_run(struct rcuprof_run *run)
         run->warmup_ns = rcuprof_time_ns(CLOCK_MONOTONIC) - w0;
     }
     if (atomic_load(&g_phase.phase) != PH_DONE) {
-        if (barrier) {
+        if (barrier && advance_phase(PH_WARMUP, PH_EDGE)) {
+            wait_until(&g_sync.parked, n);
             if (!(cx & RCUPROF_COMPAT_EARLY_DEADLINE))
                 set_deadline(run);
             tools_run_window(run, 1);
-            set_phase(PH_WINDOW);
+            advance_phase(PH_EDGE, PH_WINDOW);
+            /* The duration runs from the last worker's start: on a loaded
+             * machine a worker woken late still gets a whole window (the
+             * --compat clock workers read the deadline set above). */
+            if (!(cx & (RCUPROF_COMPAT_EARLY_DEADLINE | RCUPROF_COMPAT_CLOCK))) {
+                wait_until(&g_sync.opened, n);
+                set_deadline(run);
+            }
         }
         if (run->cfg.ops == 0) {
             int expected = PH_WINDOW;
