@@ -246,7 +246,12 @@ static void *worker_main(void *arg)
      * every warm-up op and none of a window's. */
     if (in_phase(PH_EDGE)) {
         atomic_fetch_add(&g_sync.parked, 1);
-        park_while(PH_EDGE);
+        if (!wl->coupled)
+            park_while(PH_EDGE);
+        else    /* the partner's op waits for ours: run on to the window */
+            while (in_phase(PH_EDGE))
+                if (do_ops(w, b, err, sizeof(err)) != 0)
+                    break;
     }
 
     if (in_phase(PH_WINDOW)) {
@@ -314,9 +319,10 @@ static void *worker_main(void *arg)
     }
     atomic_fetch_add(&g_sync.closed, 1);
 
-    if (target != 0) {
+    if (target != 0 || wl->coupled) {
         /* --ops: windows end one by one; keep the load on until every
-         * window has closed (run_window(0) then counts this tail too). */
+         * window has closed (run_window(0) then counts this tail too).
+         * A coupled workload's partner may still be in its window. */
         while (!in_phase(PH_DONE))
             if (do_ops(w, b, err, sizeof(err)) != 0)
                 break;

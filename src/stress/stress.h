@@ -154,6 +154,12 @@ struct rcuprof_workload {
      */
     const struct rcuprof_workload_site *delay_sites;
     int no_library_sites;
+    /*
+     * 1 where a worker's op waits for another worker's (pingpong): its
+     * workers never wait at the window's edges (section 5), which would
+     * leave the partner waiting; run_window then reads while they run.
+     */
+    int coupled;
 };
 
 struct rcuprof_placement_plan;

@@ -406,8 +406,10 @@ const struct rcuprof_workload rcuprof_baselines[] = {
              rcu_describe, rcu_teardown, rcu_churn_lock, NULL, 0),
     BASELINE("urcu", NULL, urcu_thread_init, urcu_op, urcu_batch, 64, 0,
              urcu_thread_done, describe_simple, NULL, NULL, NULL, 1),
-    BASELINE("pingpong", pingpong_setup, NULL, pingpong_op, NULL, 1, 2, NULL,
-             describe_simple, NULL, NULL, NULL, 1),
+    /* coupled: each op waits for the partner's (stress.h) */
+    { .name = "pingpong", .setup = pingpong_setup, .op = pingpong_op,
+      .batch_ops = 1, .fixed_threads = 2, .describe = describe_simple,
+      .no_library_sites = 1, .coupled = 1 },
 };
 const size_t rcuprof_nbaselines =
     sizeof(rcuprof_baselines) / sizeof(rcuprof_baselines[0]);
