@@ -143,9 +143,22 @@ static void test_counts(void)
         if (!rcuprof_delay_site_present(s) || !fetch_site(s))
             continue;
         CHECK(rcuprof_delay_arm(s, 0) == 0, "arm %s", rcuprof_delay_site_name(s));
-        a = snap();
-        fetches(n);
-        b = snap();
+        /* A preemption inside a timed wait only adds to it: on a loaded
+         * machine one of 1000 can lift the mean above the bound below, so
+         * up to 3 tries, the bound checked on the last (never lowered). */
+        for (int try = 0; try < 3; try++) {
+            a = snap();
+            fetches(n);
+            b = snap();
+            if (D(timed, s) > 0
+                && ticks_to_ns(D(delay_ticks, s), D(timed, s))
+                   < (double)rcuprof_delay_fixed_ns(s) + 100.0)
+                break;
+            printf("delay_truth: %s at 0 ns: %.1f ns/call, try %d of 3 (preempted?)\n",
+                   rcuprof_delay_site_name(s),
+                   D(timed, s) > 0 ? ticks_to_ns(D(delay_ticks, s), D(timed, s))
+                                   : -1.0, try + 1);
+        }
         printf("delay_truth: %s armed at 0 ns: %llu calls in %d fetches\n",
                rcuprof_delay_site_name(s),
                (unsigned long long)D(calls, s), n);
