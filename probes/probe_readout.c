@@ -408,7 +408,8 @@ static json_t *addr_json(uintptr_t a)
 /*
  * Addresses only for slots some thread acquired in this run (|proc|).  The
  * slot of the measured store's lock describes that lock (measured true);
- * any other, the lock of its name most recently timed.
+ * any other, the lock of its name most recently timed (4.0: a named slot's
+ * first lock timed, recorded once; "other" the most recent).
  */
 static json_t *locks_json(const struct rcuprof_probe_readout *p,
                           const struct rcuprof_probes_counters *proc)

@@ -1,0 +1,183 @@
+/*
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * rcuprof: a batch of adds that cannot be published, or cannot grow, is
+ * never stranded and never lost silently (4.0's sharded RCU store; the
+ * cold review of the 4.0 series).
+ *
+ * 4.0's store keeps the batch of adds (ossl_method_lock_store ..
+ * ossl_method_unlock_store) per shard, under the shard's RCU write lock.
+ * The test installs OpenSSL memory functions that refuse, while it says
+ * so, the allocations made in crypto/property/property.c (mallocs, or
+ * reallocs only), on a standalone store with fake methods:
+ *
+ *   publish  three adds queued (ids 1, 2, 3: shards 1, 2, 3), then the
+ *            unlock with property.c's mallocs refused: no shard's write
+ *            can begin.  ossl_method_unlock_store returns 0, every queued
+ *            implementation is freed (its method reference dropped), none
+ *            is in the store; then, refusals off, an add from the same
+ *            thread goes in at once (the batch was closed, not left open
+ *            for this thread) and a new batch publishes.
+ *   grow     an add under a reservation whose shard queue cannot grow
+ *            (property.c's reallocs refused) fails and drops its
+ *            reference; the unlock returns 1 (nothing queued was lost).
+ *
+ * Run under valgrind memcheck in ctest: no invalid access or double free.
+ * Other lines (one batch under the store's RCU write lock) skip: exit 77.
+ */
+#include <string.h>
+#include <stdlib.h>
+#include <openssl/crypto.h>
+#include "internal/property.h"
+#include "rcuprof_test_util.h"
+
+#ifdef OSSL_METHOD_STORE_RCU_SHARDED
+
+enum { REFUSE_NONE, REFUSE_MALLOC, REFUSE_REALLOC };
+static int refusing = REFUSE_NONE;
+static long refused;
+
+static char fake_prov_mem[64];
+#define FAKE_PROV ((OSSL_PROVIDER *)(void *)fake_prov_mem)
+
+static int from_property_c(const char *file)
+{
+    size_t n, m = strlen("/property.c");
+
+    if (file == NULL)
+        return 0;
+    n = strlen(file);
+    return n >= m && strcmp(file + n - m, "/property.c") == 0;
+}
+
+static void *t_malloc(size_t num, const char *file, int line)
+{
+    (void)line;
+    if (refusing == REFUSE_MALLOC && from_property_c(file)) {
+        refused++;
+        return NULL;
+    }
+    return malloc(num);
+}
+
+static void *t_realloc(void *p, size_t num, const char *file, int line)
+{
+    (void)line;
+    if ((refusing == REFUSE_MALLOC || refusing == REFUSE_REALLOC)
+        && from_property_c(file)) {
+        refused++;
+        return NULL;
+    }
+    return realloc(p, num);
+}
+
+static void t_free(void *p, const char *file, int line)
+{
+    (void)file;
+    (void)line;
+    free(p);
+}
+
+/* Which of ids 1..4 the store holds a method for */
+static void seen_fn(int id, void *method, void *arg)
+{
+    (void)method;
+    if (id >= 1 && id <= 4)
+        ((int *)arg)[id] = 1;
+}
+
+static int in_store(OSSL_METHOD_STORE *store, int id)
+{
+    int seen[5] = { 0 };
+
+    ossl_method_store_do_all(store, seen_fn, seen);
+    return seen[id];
+}
+
+static int add(OSSL_METHOD_STORE *store, int id, FAKE_METHOD *m)
+{
+    return ossl_method_store_add(store, FAKE_PROV, id, "", m, fake_up_ref,
+                                 fake_free);
+}
+
+int main(void)
+{
+    static FAKE_METHOD m[5] = { { 1 }, { 1 }, { 1 }, { 1 }, { 1 } };
+    OSSL_METHOD_STORE *store;
+    int i, r;
+
+    /* before OpenSSL's first allocation */
+    if (!CRYPTO_set_mem_functions(t_malloc, t_realloc, t_free)) {
+        fprintf(stderr, "FAIL: CRYPTO_set_mem_functions refused\n");
+        return 1;
+    }
+    printf("batch_fail_test: variant %s\n", store_variant());
+    store = ossl_method_store_new(NULL);
+    CHECK(store != NULL, "ossl_method_store_new");
+    if (store == NULL)
+        return 1;
+
+    /* publish: the batch's writes cannot begin */
+    CHECK(ossl_method_lock_store(store), "lock_store");
+    for (i = 1; i <= 3; i++)
+        CHECK(add(store, i, &m[i]) == 1, "queued add %d", i);
+    refusing = REFUSE_MALLOC;
+    r = ossl_method_unlock_store(store);
+    refusing = REFUSE_NONE;
+    printf("publish: unlock_store %d, %ld allocations refused\n", r, refused);
+    CHECK(refused > 0, "no allocation of property.c was refused (file names"
+          " compiled out?)");
+    CHECK(r == 0, "a batch that could not be published was reported as"
+          " published");
+    for (i = 1; i <= 3; i++) {
+        CHECK(fake_refs(&m[i]) == 1, "queued add %d: %ld references (its"
+              " implementation kept or leaked)", i, fake_refs(&m[i]));
+        CHECK(!in_store(store, i), "queued add %d is in the store", i);
+    }
+    /* the batch is closed: this thread's add goes in at once */
+    CHECK(add(store, 1, &m[1]) == 1, "add after the failed batch");
+    CHECK(in_store(store, 1), "an add after the failed batch was not"
+          " published (queued into a batch left open?)");
+    /* and a new batch publishes */
+    CHECK(ossl_method_lock_store(store), "lock_store again");
+    CHECK(add(store, 2, &m[2]) == 1, "queued add 2 again");
+    CHECK(ossl_method_unlock_store(store) == 1, "unlock_store again");
+    CHECK(in_store(store, 2), "the new batch's add is not in the store");
+
+    /* grow: the queue of id 3's shard cannot grow */
+    refused = 0;
+    CHECK(ossl_method_lock_store(store), "lock_store (grow)");
+    refusing = REFUSE_REALLOC;
+    r = add(store, 3, &m[3]);
+    refusing = REFUSE_NONE;
+    printf("grow: add %d, %ld allocations refused\n", r, refused);
+    CHECK(refused > 0, "the queue's growth was not refused");
+    CHECK(r == 0, "an add whose queue could not grow reported success");
+    CHECK(fake_refs(&m[3]) == 1, "failed add: %ld references",
+          fake_refs(&m[3]));
+    CHECK(add(store, 4, &m[4]) == 1, "queued add 4 (another shard)");
+    CHECK(ossl_method_unlock_store(store) == 1, "unlock_store (grow)");
+    CHECK(!in_store(store, 3), "the failed add is in the store");
+    CHECK(in_store(store, 4), "the queued add 4 is not in the store");
+
+    ossl_method_store_free(store);
+    for (i = 1; i <= 4; i++)
+        CHECK(fake_refs(&m[i]) == 1, "method %d: %ld references after store"
+              " free", i, fake_refs(&m[i]));
+    if (rcuprof_failures != 0) {
+        printf("batch_fail_test: FAILED (%d)\n", rcuprof_failures);
+        return 1;
+    }
+    printf("batch_fail_test: OK\n");
+    return 0;
+}
+
+#else
+
+int main(void)
+{
+    printf("batch_fail_test: SKIPPED: not 4.0's sharded RCU store\n");
+    return 77;
+}
+
+#endif
