@@ -21,6 +21,20 @@
  *   grow     an add under a reservation whose shard queue cannot grow
  *            (property.c's reallocs refused) fails and drops its
  *            reference; the unlock returns 1 (nothing queued was lost).
+ *   apply    for n = 0, 1, 2, ...: a fresh store, nine adds queued
+ *            (ids s, s + 4, s + 64 on shards s = 1, 2, 3: the second
+ *            and third of a shard come after its write made a private
+ *            node and algorithm, the third grows the tree by a level),
+ *            the unlock with only the (n+1)-th of
+ *            property.c's allocations refused, until an unlock refuses
+ *            none.  So every allocation of the batch's publication fails
+ *            once in turn, those of txn_apply_adds() too, after the
+ *            shard's write has made private tree nodes (txn_drop(), the
+ *            batch's dropped shards, batch_done() freeing their adds).
+ *            Each time: the unlock returns 1 exactly when every add is
+ *            in the store, an add is in the store exactly when the store
+ *            holds its reference, and after the store's free no
+ *            reference is left.
  *
  * Run under valgrind memcheck in ctest: no invalid access or double free.
  * Other lines (one batch under the store's RCU write lock) skip: exit 77.
@@ -33,9 +47,23 @@
 
 #ifdef OSSL_METHOD_STORE_RCU_SHARDED
 
-enum { REFUSE_NONE, REFUSE_MALLOC, REFUSE_REALLOC };
+enum { REFUSE_NONE, REFUSE_MALLOC, REFUSE_REALLOC, REFUSE_NTH };
 static int refusing = REFUSE_NONE;
 static long refused;
+/* REFUSE_NTH: property.c allocations let through before the one refused */
+static long allow_left;
+static int refused_line;
+
+/* REFUSE_NTH: is this allocation of property.c the one to refuse? */
+static int refuse_nth(int line)
+{
+    if (allow_left-- > 0)
+        return 0;
+    refusing = REFUSE_NONE;     /* only that one */
+    refused++;
+    refused_line = line;
+    return 1;
+}
 
 static char fake_prov_mem[64];
 #define FAKE_PROV ((OSSL_PROVIDER *)(void *)fake_prov_mem)
@@ -52,22 +80,24 @@ static int from_property_c(const char *file)
 
 static void *t_malloc(size_t num, const char *file, int line)
 {
-    (void)line;
     if (refusing == REFUSE_MALLOC && from_property_c(file)) {
         refused++;
         return NULL;
     }
+    if (refusing == REFUSE_NTH && from_property_c(file) && refuse_nth(line))
+        return NULL;
     return malloc(num);
 }
 
 static void *t_realloc(void *p, size_t num, const char *file, int line)
 {
-    (void)line;
     if ((refusing == REFUSE_MALLOC || refusing == REFUSE_REALLOC)
         && from_property_c(file)) {
         refused++;
         return NULL;
     }
+    if (refusing == REFUSE_NTH && from_property_c(file) && refuse_nth(line))
+        return NULL;
     return realloc(p, num);
 }
 
@@ -78,17 +108,19 @@ static void t_free(void *p, const char *file, int line)
     free(p);
 }
 
-/* Which of ids 1..4 the store holds a method for */
+#define MAX_ID 127
+
+/* Which of ids 1..MAX_ID the store holds a method for */
 static void seen_fn(int id, void *method, void *arg)
 {
     (void)method;
-    if (id >= 1 && id <= 4)
+    if (id >= 1 && id <= MAX_ID)
         ((int *)arg)[id] = 1;
 }
 
 static int in_store(OSSL_METHOD_STORE *store, int id)
 {
-    int seen[5] = { 0 };
+    int seen[MAX_ID + 1] = { 0 };
 
     ossl_method_store_do_all(store, seen_fn, seen);
     return seen[id];
@@ -100,10 +132,62 @@ static int add(OSSL_METHOD_STORE *store, int id, FAKE_METHOD *m)
                                  fake_free);
 }
 
+/*
+ * apply: the unlock of a batch of nine adds with only property.c's
+ * (n+1)-th allocation refused.  Returns 1 once an unlock refused nothing
+ * (n is past the publication's allocations), -1 if the store could not be
+ * made.
+ */
+static int apply_case(long n, long *failed_unlocks)
+{
+    static const int ids[9] = { 1, 5, 65, 2, 6, 66, 3, 7, 67 };
+    FAKE_METHOD am[9];
+    OSSL_METHOD_STORE *store = ossl_method_store_new(NULL);
+    int i, r, all = 1;
+
+    if (store == NULL)
+        return -1;
+    for (i = 0; i < 9; i++)
+        am[i].refs = 1;
+    CHECK(ossl_method_lock_store(store), "apply %ld: lock_store", n);
+    for (i = 0; i < 9; i++)
+        CHECK(add(store, ids[i], &am[i]) == 1, "apply %ld: queued add %d",
+              n, ids[i]);
+    refused = 0;
+    refused_line = 0;
+    allow_left = n;
+    refusing = REFUSE_NTH;
+    r = ossl_method_unlock_store(store);
+    refusing = REFUSE_NONE;
+    for (i = 0; i < 9; i++) {
+        int in = in_store(store, ids[i]);
+
+        all &= in;
+        CHECK(fake_refs(&am[i]) == 1 + in, "apply %ld (refused at"
+              " property.c:%d): add %d %s the store with %ld references", n,
+              refused_line, ids[i], in ? "in" : "not in",
+              fake_refs(&am[i]));
+    }
+    CHECK(r == all, "apply %ld (refused at property.c:%d): unlock_store"
+          " returned %d, %s in the store", n, refused_line, r,
+          all ? "every add" : "not every add");
+    if (refused > 0)
+        printf("apply %ld: property.c:%d refused, unlock_store %d\n", n,
+               refused_line, r);
+    if (refused > 0 && r == 0)
+        ++*failed_unlocks;
+    ossl_method_store_free(store);
+    for (i = 0; i < 9; i++)
+        CHECK(fake_refs(&am[i]) == 1, "apply %ld: method %d: %ld references"
+              " after store free", n, ids[i], fake_refs(&am[i]));
+    return refused == 0;
+}
+
 int main(void)
 {
     static FAKE_METHOD m[5] = { { 1 }, { 1 }, { 1 }, { 1 }, { 1 } };
     OSSL_METHOD_STORE *store;
+    long n, failed_unlocks = 0;
     int i, r;
 
     /* before OpenSSL's first allocation */
@@ -164,6 +248,19 @@ int main(void)
     for (i = 1; i <= 4; i++)
         CHECK(fake_refs(&m[i]) == 1, "method %d: %ld references after store"
               " free", i, fake_refs(&m[i]));
+
+    /* apply: each allocation of the publication refused in turn */
+    for (n = 0; n < 1000; n++) {
+        r = apply_case(n, &failed_unlocks);
+        CHECK(r >= 0, "apply %ld: ossl_method_store_new", n);
+        if (r != 0)
+            break;
+    }
+    printf("apply: %ld allocations refused in turn, %ld unlocks returned"
+           " 0\n", n, failed_unlocks);
+    CHECK(n < 1000, "apply: the publication never ran out of allocations"
+          " to refuse");
+    CHECK(failed_unlocks > 0, "apply: no refusal failed a publication");
     if (rcuprof_failures != 0) {
         printf("batch_fail_test: FAILED (%d)\n", rcuprof_failures);
         return 1;
