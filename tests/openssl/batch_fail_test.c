@@ -8,8 +8,12 @@
  * 4.0's store keeps the batch of adds (ossl_method_lock_store ..
  * ossl_method_unlock_store) per shard, under the shard's RCU write lock.
  * The test installs OpenSSL memory functions that refuse, while it says
- * so, the allocations made in crypto/property/property.c (mallocs, or
- * reallocs only), on a standalone store with fake methods:
+ * so, the allocations made in crypto/property/property.c itself (mallocs,
+ * or reallocs only, or the n-th), on standalone stores with fake methods.
+ * Not refused: allocations of other files on the same paths (stack.c's
+ * implementation stacks, the property parser's), and the copy paths of a
+ * store that already holds published methods (every store here starts
+ * empty, so a batch's writes copy only the tree they build themselves):
  *
  *   publish  three adds queued (ids 1, 2, 3: shards 1, 2, 3), then the
  *            unlock with property.c's mallocs refused: no shard's write
@@ -27,14 +31,23 @@
  *            node and algorithm, the third grows the tree by a level),
  *            the unlock with only the (n+1)-th of
  *            property.c's allocations refused, until an unlock refuses
- *            none.  So every allocation of the batch's publication fails
- *            once in turn, those of txn_apply_adds() too, after the
- *            shard's write has made private tree nodes (txn_drop(), the
- *            batch's dropped shards, batch_done() freeing their adds).
+ *            none.  So every property.c allocation of the publication of
+ *            a batch on an empty store fails once in turn, those of
+ *            txn_apply_adds() too, after the shard's write has made
+ *            private tree nodes (txn_drop(), the batch's dropped shards,
+ *            batch_done() freeing their adds).
  *            Each time: the unlock returns 1 exactly when every add is
  *            in the store, an add is in the store exactly when the store
  *            holds its reference, and after the store's free no
  *            reference is left.
+ *   unload   for n = 0, 1, 2, ...: a fresh store, adds of two providers
+ *            queued (ids 1, 2, 5: shards 1, 2, 1), then
+ *            ossl_method_store_remove_all_provided() of the first with
+ *            only the (n+1)-th of property.c's allocations refused, then
+ *            the unlock, refusing nothing.  If the unload returned 1, none
+ *            of the unloaded provider's adds is in the store after the
+ *            batch's publication (a queued add it kept would be published
+ *            after the unload); the other provider's adds are in it.
  *
  * Run under valgrind memcheck in ctest: no invalid access or double free.
  * Other lines (one batch under the store's RCU write lock) skip: exit 77.
@@ -65,8 +78,9 @@ static int refuse_nth(int line)
     return 1;
 }
 
-static char fake_prov_mem[64];
+static char fake_prov_mem[64], fake_prov2_mem[64];
 #define FAKE_PROV ((OSSL_PROVIDER *)(void *)fake_prov_mem)
+#define FAKE_PROV2 ((OSSL_PROVIDER *)(void *)fake_prov2_mem)
 
 static int from_property_c(const char *file)
 {
@@ -183,6 +197,61 @@ static int apply_case(long n, long *failed_unlocks)
     return refused == 0;
 }
 
+/*
+ * unload: provider FAKE_PROV unloaded (remove_all_provided) while a batch
+ * holds queued adds of it and of FAKE_PROV2, with only property.c's
+ * (n+1)-th allocation refused.  Returns 1 once the unload refused
+ * nothing, -1 if the store could not be made.
+ */
+static int unload_case(long n, long *failed_unloads)
+{
+    static const int ids[4] = { 1, 2, 5, 2 };
+    OSSL_PROVIDER *const provs[4] = { FAKE_PROV, FAKE_PROV, FAKE_PROV,
+                                      FAKE_PROV2 };
+    FAKE_METHOD um[4];
+    OSSL_METHOD_STORE *store = ossl_method_store_new(NULL);
+    int i, r, u;
+
+    if (store == NULL)
+        return -1;
+    for (i = 0; i < 4; i++)
+        um[i].refs = 1;
+    CHECK(ossl_method_lock_store(store), "unload %ld: lock_store", n);
+    for (i = 0; i < 4; i++)
+        CHECK(ossl_method_store_add(store, provs[i], ids[i], "", &um[i],
+                                    fake_up_ref, fake_free) == 1,
+              "unload %ld: queued add %d", n, i);
+    refused = 0;
+    refused_line = 0;
+    allow_left = n;
+    refusing = REFUSE_NTH;
+    u = ossl_method_store_remove_all_provided(store, FAKE_PROV);
+    refusing = REFUSE_NONE;
+    r = ossl_method_unlock_store(store);
+    CHECK(r == 1, "unload %ld (refused at property.c:%d): unlock_store"
+          " returned %d", n, refused_line, r);
+    if (u == 1)
+        for (i = 0; i < 3; i++)
+            CHECK(fake_refs(&um[i]) == 1, "unload %ld (refused at"
+                  " property.c:%d): the unload returned 1, but the"
+                  " unloaded provider's queued add %d was published after"
+                  " it (%ld references)", n, refused_line, i,
+                  fake_refs(&um[i]));
+    CHECK(fake_refs(&um[3]) == 2, "unload %ld (refused at property.c:%d):"
+          " the other provider's add: %ld references", n, refused_line,
+          fake_refs(&um[3]));
+    if (refused > 0)
+        printf("unload %ld: property.c:%d refused, remove_all_provided"
+               " %d\n", n, refused_line, u);
+    if (refused > 0 && u == 0)
+        ++*failed_unloads;
+    ossl_method_store_free(store);
+    for (i = 0; i < 4; i++)
+        CHECK(fake_refs(&um[i]) == 1, "unload %ld: method %d: %ld"
+              " references after store free", n, i, fake_refs(&um[i]));
+    return refused == 0;
+}
+
 int main(void)
 {
     static FAKE_METHOD m[5] = { { 1 }, { 1 }, { 1 }, { 1 }, { 1 } };
@@ -261,6 +330,19 @@ int main(void)
     CHECK(n < 1000, "apply: the publication never ran out of allocations"
           " to refuse");
     CHECK(failed_unlocks > 0, "apply: no refusal failed a publication");
+
+    /* unload: each allocation of a provider unload refused in turn */
+    failed_unlocks = 0;
+    for (n = 0; n < 1000; n++) {
+        r = unload_case(n, &failed_unlocks);
+        CHECK(r >= 0, "unload %ld: ossl_method_store_new", n);
+        if (r != 0)
+            break;
+    }
+    printf("unload: %ld allocations refused in turn, %ld unloads returned"
+           " 0\n", n, failed_unlocks);
+    CHECK(n > 0 && n < 1000, "unload: no allocation to refuse, or never"
+          " out of them");
     if (rcuprof_failures != 0) {
         printf("batch_fail_test: FAILED (%d)\n", rcuprof_failures);
         return 1;
