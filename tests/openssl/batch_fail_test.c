@@ -243,8 +243,26 @@ static int unload_case(long n, long *failed_unloads)
     if (refused > 0)
         printf("unload %ld: property.c:%d refused, remove_all_provided"
                " %d\n", n, refused_line, u);
-    if (refused > 0 && u == 0)
+    if (u == 0) {
+        /*
+         * The unload stopped at its first failing shard (shards in order
+         * 0..3; ids 1 and 5 on shard 1, id 2 on shard 2): the shards
+         * before it had the provider's queued adds dropped, and that
+         * shard's queue and every later one's were left as they were (the
+         * batch then published them).  So shard 1's two adds went
+         * together, and if shard 1's were left, so was shard 2's.
+         */
+        CHECK(fake_refs(&um[0]) == fake_refs(&um[2]), "unload %ld (refused"
+              " at property.c:%d): shard 1's two queued adds split (%ld, %ld"
+              " references)", n, refused_line, fake_refs(&um[0]),
+              fake_refs(&um[2]));
+        CHECK(fake_refs(&um[0]) == 1 || fake_refs(&um[1]) == 2, "unload %ld"
+              " (refused at property.c:%d): the unload failed at or before"
+              " shard 1, but its queued add on shard 2 was dropped: a"
+              " failing shard's later queues must be left intact", n,
+              refused_line);
         ++*failed_unloads;
+    }
     ossl_method_store_free(store);
     for (i = 0; i < 4; i++)
         CHECK(fake_refs(&um[i]) == 1, "unload %ld: method %d: %ld"
@@ -256,7 +274,7 @@ int main(void)
 {
     static FAKE_METHOD m[5] = { { 1 }, { 1 }, { 1 }, { 1 }, { 1 } };
     OSSL_METHOD_STORE *store;
-    long n, failed_unlocks = 0;
+    long n, failed_unlocks = 0, failed_unloads = 0;
     int i, r;
 
     /* before OpenSSL's first allocation */
@@ -332,17 +350,18 @@ int main(void)
     CHECK(failed_unlocks > 0, "apply: no refusal failed a publication");
 
     /* unload: each allocation of a provider unload refused in turn */
-    failed_unlocks = 0;
     for (n = 0; n < 1000; n++) {
-        r = unload_case(n, &failed_unlocks);
+        r = unload_case(n, &failed_unloads);
         CHECK(r >= 0, "unload %ld: ossl_method_store_new", n);
         if (r != 0)
             break;
     }
     printf("unload: %ld allocations refused in turn, %ld unloads returned"
-           " 0\n", n, failed_unlocks);
+           " 0\n", n, failed_unloads);
     CHECK(n > 0 && n < 1000, "unload: no allocation to refuse, or never"
           " out of them");
+    CHECK(failed_unloads > 0, "unload: no refusal failed an unload (the"
+          " abort path was never taken)");
     if (rcuprof_failures != 0) {
         printf("batch_fail_test: FAILED (%d)\n", rcuprof_failures);
         return 1;
