@@ -6,9 +6,10 @@
  * carries the probe layer (stock, rcu-sync, rcu-nosync):
  *
  *   writer waits   two writers synchronizing one RCU lock at once, a reader
- *                  holding read sections: blocked waits (update_qp's
- *                  alloc_signal, in-order retirement) are counted and timed
- *                  beside the spin; one writer alone never blocks.
+ *                  holding one read section until both are in: blocked
+ *                  waits (update_qp's alloc_signal, in-order retirement)
+ *                  are counted and timed beside the spin; one writer alone
+ *                  never blocks; free-running writers' counts add up.
  *   store writes   a known number of store writes (add, add queued under
  *                  ossl_method_lock_store, cache_set, remove, flush_all)
  *                  gives exactly that many write_locks, and one biglock,
@@ -137,6 +138,69 @@ static void writers_run(int nwriters, struct rcuprof_probes_rcu *delta)
     delta->max_blocked_ticks = b.max_blocked_ticks;
 }
 
+/*
+ * Two writers that must overlap, whatever the load: a reader holds its read
+ * section until both writers have had `hold_ms` each to reach
+ * ossl_synchronize_rcu, so the first writer's grace period cannot end
+ * before the second writer enters its own, which then has to block (the
+ * lock has two qps: it waits for a qp or for the prior grace period).
+ */
+static volatile int held, release_reader;
+
+static void *holding_reader(void *arg)
+{
+    (void)arg;
+    if (!rcuprof_rcu_read_lock(wlock)) {
+        fprintf(stderr, "probes_truth: a reader's read lock failed\n");
+        abort();
+    }
+    __atomic_store_n(&held, 1, __ATOMIC_RELEASE);
+    while (!__atomic_load_n(&release_reader, __ATOMIC_ACQUIRE))
+        usleep(1000);
+    ossl_rcu_read_unlock(wlock);
+    return NULL;
+}
+
+static void *writer_once(void *arg)
+{
+    (void)arg;
+    ossl_synchronize_rcu(wlock);
+    return NULL;
+}
+
+static void writers_held(unsigned hold_ms, struct rcuprof_probes_rcu *delta)
+{
+    pthread_t r, w[2];
+    struct rcuprof_probes_rcu a, b;
+    int i;
+
+    wlock = ossl_rcu_lock_new(1, NULL);     /* unnamed: slot 0, "other" */
+    held = release_reader = 0;
+    a = slot0_process();
+    pthread_create(&r, NULL, holding_reader, NULL);
+    while (!__atomic_load_n(&held, __ATOMIC_ACQUIRE))
+        usleep(100);
+    for (i = 0; i < 2; i++) {
+        pthread_create(&w[i], NULL, writer_once, NULL);
+        usleep(hold_ms * 1000);
+    }
+    __atomic_store_n(&release_reader, 1, __ATOMIC_RELEASE);
+    for (i = 0; i < 2; i++)
+        pthread_join(w[i], NULL);
+    pthread_join(r, NULL);
+    b = slot0_process();
+    ossl_rcu_lock_free(wlock);
+    {
+        uint64_t *d = (uint64_t *)delta;
+        const uint64_t *x = (const uint64_t *)&a, *y = (const uint64_t *)&b;
+        size_t k;
+
+        for (k = 0; k < sizeof(*delta) / 8; k++)
+            d[k] = y[k] - x[k];
+    }
+    delta->max_blocked_ticks = b.max_blocked_ticks;
+}
+
 static void test_writer_waits(void)
 {
     struct rcuprof_probes_rcu one, two;
@@ -160,19 +224,30 @@ static void test_writer_waits(void)
           (unsigned long long)one.prior_waits);
 
     /*
-     * Two writers at once.  On a loaded machine one writer can run all its
-     * synchronize calls before the other gets a CPU (seen with another
-     * build on both CPUs: 3 tries of 200 never overlapped): up to eight
-     * tries, each with twice the calls of the one before (to 25,600).
+     * Two writers at once, free-running: the counts.  Whether they overlap
+     * depends on the scheduler (on a loaded machine one writer can run all
+     * its calls before the other gets a CPU: 8 tries up to 25,600 calls
+     * each never overlapped with two other builds on both CPUs), so the
+     * blocking is checked on writers_held's run below, where it is certain.
      */
-    for (tries = 1; tries <= 8; tries++) {
-        writers_run(2, &two);
+    writers_run(2, &two);
+    printf("writer waits, 2 free-running writers: %llu syncs, alloc waits %llu,"
+           " prior waits %llu\n", (unsigned long long)two.syncs,
+           (unsigned long long)two.alloc_waits,
+           (unsigned long long)two.prior_waits);
+    CHECK(two.syncs == 2 * (uint64_t)syncs_per_writer, "syncs %llu",
+          (unsigned long long)two.syncs);
+    CHECK(two.alloc_waits + two.prior_waits <= two.syncs,
+          "more blocked waits (%llu) than synchronize calls",
+          (unsigned long long)(two.alloc_waits + two.prior_waits));
+    /* The second writer must reach synchronize within hold_ms of the
+     * first: up to 4 tries, 20 ms to 160 ms. */
+    for (tries = 1; tries <= 4; tries++) {
+        writers_held(20u << (tries - 1), &two);
         if (two.alloc_waits + two.prior_waits > 0)
             break;
-        printf("writer waits: the two writers did not overlap (try %d, %d synchronize calls each)\n",
-               tries, syncs_per_writer);
-        if (tries < 8)
-            syncs_per_writer *= 2;
+        printf("writer waits: the second writer did not reach synchronize within %u ms (try %d)\n",
+               20u << (tries - 1), tries);
     }
     blocked = two.alloc_wait_ticks + two.prior_wait_ticks;
     printf("writer waits, 2 writers: %llu syncs, spin %llu ticks, "
@@ -184,8 +259,7 @@ static void test_writer_waits(void)
            (unsigned long long)two.prior_waits,
            (unsigned long long)two.prior_wait_ticks,
            (unsigned long long)two.max_blocked_ticks);
-    CHECK(two.syncs == 2 * (uint64_t)syncs_per_writer, "syncs %llu",
-          (unsigned long long)two.syncs);
+    CHECK(two.syncs == 2, "held: syncs %llu", (unsigned long long)two.syncs);
     CHECK(two.alloc_waits + two.prior_waits > 0,
           "two writers synchronizing at once never blocked");
     CHECK(blocked > 0, "blocked time is 0");
