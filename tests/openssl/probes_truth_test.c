@@ -223,23 +223,6 @@ static void test_writer_waits(void)
           (unsigned long long)one.alloc_waits,
           (unsigned long long)one.prior_waits);
 
-    /*
-     * Two writers at once, free-running: the counts.  Whether they overlap
-     * depends on the scheduler (on a loaded machine one writer can run all
-     * its calls before the other gets a CPU: 8 tries up to 25,600 calls
-     * each never overlapped with two other builds on both CPUs), so the
-     * blocking is checked on writers_held's run below, where it is certain.
-     */
-    writers_run(2, &two);
-    printf("writer waits, 2 free-running writers: %llu syncs, alloc waits %llu,"
-           " prior waits %llu\n", (unsigned long long)two.syncs,
-           (unsigned long long)two.alloc_waits,
-           (unsigned long long)two.prior_waits);
-    CHECK(two.syncs == 2 * (uint64_t)syncs_per_writer, "syncs %llu",
-          (unsigned long long)two.syncs);
-    CHECK(two.alloc_waits + two.prior_waits <= two.syncs,
-          "more blocked waits (%llu) than synchronize calls",
-          (unsigned long long)(two.alloc_waits + two.prior_waits));
     /* The second writer must reach synchronize within hold_ms of the
      * first: up to 4 tries, 20 ms to 160 ms. */
     for (tries = 1; tries <= 4; tries++) {
@@ -270,6 +253,26 @@ static void test_writer_waits(void)
           "longest blocked wait %llu of %llu",
           (unsigned long long)two.max_blocked_ticks,
           (unsigned long long)blocked);
+
+    /*
+     * Two writers at once, free-running: the counts.  Whether they overlap
+     * depends on the scheduler (on a loaded machine one writer can run all
+     * its calls before the other gets a CPU: 8 tries up to 25,600 calls
+     * each never overlapped with two other builds on both CPUs), so the
+     * blocking is checked on writers_held's run above, where it is
+     * certain.  After it: max_blocked_ticks is the process's longest wait
+     * so far (no delta), so the held run's check must come first.
+     */
+    writers_run(2, &two);
+    printf("writer waits, 2 free-running writers: %llu syncs, alloc waits %llu,"
+           " prior waits %llu\n", (unsigned long long)two.syncs,
+           (unsigned long long)two.alloc_waits,
+           (unsigned long long)two.prior_waits);
+    CHECK(two.syncs == 2 * (uint64_t)syncs_per_writer, "syncs %llu",
+          (unsigned long long)two.syncs);
+    CHECK(two.alloc_waits + two.prior_waits <= two.syncs,
+          "more blocked waits (%llu) than synchronize calls",
+          (unsigned long long)(two.alloc_waits + two.prior_waits));
 }
 
 /* ---- store writes: write_locks and biglock mean the same everywhere ---- */
