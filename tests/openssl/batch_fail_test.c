@@ -82,23 +82,13 @@ static char fake_prov_mem[64], fake_prov2_mem[64];
 #define FAKE_PROV ((OSSL_PROVIDER *)(void *)fake_prov_mem)
 #define FAKE_PROV2 ((OSSL_PROVIDER *)(void *)fake_prov2_mem)
 
-static int from_property_c(const char *file)
-{
-    size_t n, m = strlen("/property.c");
-
-    if (file == NULL)
-        return 0;
-    n = strlen(file);
-    return n >= m && strcmp(file + n - m, "/property.c") == 0;
-}
-
 static void *t_malloc(size_t num, const char *file, int line)
 {
-    if (refusing == REFUSE_MALLOC && from_property_c(file)) {
+    if (refusing == REFUSE_MALLOC && from_file(file, "/property.c")) {
         refused++;
         return NULL;
     }
-    if (refusing == REFUSE_NTH && from_property_c(file) && refuse_nth(line))
+    if (refusing == REFUSE_NTH && from_file(file, "/property.c") && refuse_nth(line))
         return NULL;
     return malloc(num);
 }
@@ -106,11 +96,11 @@ static void *t_malloc(size_t num, const char *file, int line)
 static void *t_realloc(void *p, size_t num, const char *file, int line)
 {
     if ((refusing == REFUSE_MALLOC || refusing == REFUSE_REALLOC)
-        && from_property_c(file)) {
+        && from_file(file, "/property.c")) {
         refused++;
         return NULL;
     }
-    if (refusing == REFUSE_NTH && from_property_c(file) && refuse_nth(line))
+    if (refusing == REFUSE_NTH && from_file(file, "/property.c") && refuse_nth(line))
         return NULL;
     return realloc(p, num);
 }

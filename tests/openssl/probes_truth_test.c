@@ -107,6 +107,21 @@ static void *writer(void *arg)
     return NULL;
 }
 
+/* b - a, member by member: every member is a uint64_t sum but the max_*
+ * one, the process's longest wait so far (b's). */
+static void rcu_delta(const struct rcuprof_probes_rcu *a,
+                      const struct rcuprof_probes_rcu *b,
+                      struct rcuprof_probes_rcu *delta)
+{
+    uint64_t *d = (uint64_t *)delta;
+    const uint64_t *x = (const uint64_t *)a, *y = (const uint64_t *)b;
+    size_t k;
+
+    for (k = 0; k < sizeof(*delta) / 8; k++)
+        d[k] = y[k] - x[k];
+    delta->max_blocked_ticks = b->max_blocked_ticks;
+}
+
 static void writers_run(int nwriters, struct rcuprof_probes_rcu *delta)
 {
     pthread_t r, w[2];
@@ -126,16 +141,7 @@ static void writers_run(int nwriters, struct rcuprof_probes_rcu *delta)
     pthread_join(r, NULL);
     b = slot0_process();                /* before the free's own synchronize */
     ossl_rcu_lock_free(wlock);
-    /* every member is a uint64_t sum but the max_* ones */
-    {
-        uint64_t *d = (uint64_t *)delta;
-        const uint64_t *x = (const uint64_t *)&a, *y = (const uint64_t *)&b;
-        size_t k;
-
-        for (k = 0; k < sizeof(*delta) / 8; k++)
-            d[k] = y[k] - x[k];
-    }
-    delta->max_blocked_ticks = b.max_blocked_ticks;
+    rcu_delta(&a, &b, delta);
 }
 
 /*
@@ -190,15 +196,7 @@ static void writers_held(unsigned hold_ms, struct rcuprof_probes_rcu *delta)
     pthread_join(r, NULL);
     b = slot0_process();
     ossl_rcu_lock_free(wlock);
-    {
-        uint64_t *d = (uint64_t *)delta;
-        const uint64_t *x = (const uint64_t *)&a, *y = (const uint64_t *)&b;
-        size_t k;
-
-        for (k = 0; k < sizeof(*delta) / 8; k++)
-            d[k] = y[k] - x[k];
-    }
-    delta->max_blocked_ticks = b.max_blocked_ticks;
+    rcu_delta(&a, &b, delta);
 }
 
 static void test_writer_waits(void)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
+#include <string.h>
 #include <time.h>
 
 #if defined(__has_include)
@@ -37,6 +38,18 @@ static inline double now_us(void)
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+/* 1 when an allocation's |file| (OPENSSL_malloc's, may be NULL) ends in
+ * |suffix|: the allocation-refusing tests pick one source file's calls. */
+static inline int from_file(const char *file, const char *suffix)
+{
+    size_t n, m = strlen(suffix);
+
+    if (file == NULL)
+        return 0;
+    n = strlen(file);
+    return n >= m && strcmp(file + n - m, suffix) == 0;
 }
 
 static inline const char *store_variant(void)

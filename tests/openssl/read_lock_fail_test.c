@@ -40,20 +40,10 @@
 static __thread int refusing;     /* this thread refuses threads_pthread.c */
 static long refused;              /* allocations refused (one thread only) */
 
-static int from_threads_pthread(const char *file)
-{
-    size_t n, m = strlen("threads_pthread.c");
-
-    if (file == NULL)
-        return 0;
-    n = strlen(file);
-    return n >= m && strcmp(file + n - m, "threads_pthread.c") == 0;
-}
-
 static void *t_malloc(size_t num, const char *file, int line)
 {
     (void)line;
-    if (refusing && from_threads_pthread(file)) {
+    if (refusing && from_file(file, "threads_pthread.c")) {
         refused++;
         return NULL;
     }
@@ -63,7 +53,7 @@ static void *t_malloc(size_t num, const char *file, int line)
 static void *t_realloc(void *p, size_t num, const char *file, int line)
 {
     (void)line;
-    if (refusing && from_threads_pthread(file)) {
+    if (refusing && from_file(file, "threads_pthread.c")) {
         refused++;
         return NULL;
     }
