@@ -97,12 +97,11 @@ static int advance_phase(int from, int to)
  * no longer ph (ph >= 0), or until PH_DONE (ph < 0). */
 static void park_while(int ph)
 {
-    struct timespec ts = { 0, 20000 };
     int now;
 
     while ((now = atomic_load(&g_phase.phase)) != PH_DONE
            && (ph < 0 || now == ph))
-        nanosleep(&ts, NULL);
+        sleep_ns(20000);
 }
 
 int rcuprof_run_add_tool(struct rcuprof_run *run, struct rcuprof_tool *tool)
@@ -445,13 +444,16 @@ int rcuprof_harness_run(struct rcuprof_run *run)
     if (atomic_load(&g_phase.phase) != PH_DONE) {
         if (barrier && advance_phase(PH_WARMUP, PH_EDGE)) {
             wait_until(&g_sync.parked, n);
-            if (!(cx & RCUPROF_COMPAT_EARLY_DEADLINE))
+            /* --compat clock: the workers read the deadline from their
+             * first op, so it is set before they are released. */
+            if ((cx & RCUPROF_COMPAT_CLOCK)
+                && !(cx & RCUPROF_COMPAT_EARLY_DEADLINE))
                 set_deadline(run);
             tools_run_window(run, 1);
             advance_phase(PH_EDGE, PH_WINDOW);
-            /* The duration runs from the last worker's start: on a loaded
-             * machine a worker woken late still gets a whole window (the
-             * --compat clock workers read the deadline set above). */
+            /* Else the duration runs from the last worker's start: on a
+             * loaded machine a worker woken late still gets a whole
+             * window. */
             if (!(cx & (RCUPROF_COMPAT_EARLY_DEADLINE | RCUPROF_COMPAT_CLOCK))) {
                 wait_until(&g_sync.opened, n);
                 set_deadline(run);
