@@ -111,14 +111,14 @@ pts = [json.loads(l) for l in open("%s/cpuzero.jsonl" % tmp)]
 next(p for p in pts if p.get("variant") == "cand")["result"]["run"]["cpu_ns_per_op"] = 0
 open("%s/cpuzero.jsonl" % tmp, "w").write("\n".join(json.dumps(p) for p in pts) + "\n")
 PY
-"$RCUPROF" compare "$TMP/zero.jsonl" > "$TMP/zero.md" 2>&1 || fail "compare zero: $(cat "$TMP/zero.md")"
-grep -q "^| 1 | .* no decision (first stage without spread) |$" "$TMP/zero.md" \
+"$RCUPROF" compare "$TMP/zero.jsonl" --notes > "$TMP/zero.md" 2>&1 || fail "compare zero: $(cat "$TMP/zero.md")"
+grep -q "^| 1 | .* no decision | [0-9.]*% |$" "$TMP/zero.md" && grep -q "; no decision: an adaptive first stage without spread" "$TMP/zero.md" \
     && pass "first stage without spread: no decision in the cell" || fail "zero: $(grep '^| 1' "$TMP/zero.md")"
 grep -q "✓ |$" "$TMP/zero.md" && fail "zero: a resolved mark on a row that decides nothing" || pass "zero: no resolved mark"
 grep -q "Stein's two-stage interval does not apply" "$TMP/zero.md" \
     && pass "zero: a note says why" || fail "zero: no note"
 "$RCUPROF" compare "$TMP/n0two.jsonl" > "$TMP/n0two.md" 2>&1 || fail "compare n0two: $(cat "$TMP/n0two.md")"
-grep -q "too few (first stage n=2) |$" "$TMP/n0two.md" \
+grep -q "too few (first stage n=2) | [0-9.]*% |$" "$TMP/n0two.md" \
     && pass "a first stage of 2 pairs: too few, with the first stage's n" || fail "n0two: $(grep '^| 1' "$TMP/n0two.md")"
 grep -q "too few (n=39)" "$TMP/n0two.md" && fail "n0two: too few (n=39)" || pass "n0two: no 'too few' beside 39 pairs"
 "$RCUPROF" compare "$TMP/stall.jsonl" --format json --out "$TMP/stall.json" || fail "compare stall"
@@ -130,11 +130,11 @@ assert (st["fast"], st["slow"], st["mixed"], st["unknown"]) == (0, 4, 4, 0), st
 assert any("different machine-state mixes" in n for n in d["notes"]), d["notes"]
 assert not any("nan" in n for n in d["notes"]), d["notes"]
 PY
-"$RCUPROF" compare "$TMP/tail.jsonl" > "$TMP/tail.md" 2>&1 || fail "compare tail: $(cat "$TMP/tail.md")"
-grep -q "heavy tail: the printed figure, the geometric mean, lies outside the 95% interval of the cell's median .*: base@1 (geometric mean 108.9, median 100.0 \[100.0, 100.0\])$" "$TMP/tail.md" \
-    && ! grep -q "heavy tail:.*cand@1" "$TMP/tail.md" \
+"$RCUPROF" compare "$TMP/tail.jsonl" --notes > "$TMP/tail.md" 2>&1 || fail "compare tail: $(cat "$TMP/tail.md")"
+grep -q "heavy tail: the printed figure, the geometric mean, lies outside the 95% interval of the cell's median .*: base/1t (geometric mean 108.9, median 100.0 \[100.0, 100.0\])$" "$TMP/tail.md" \
+    && ! grep -q "heavy tail:.*cand/1t" "$TMP/tail.md" \
     && pass "a geometric mean outside the median's interval is noted as a heavy tail" || fail "tail: $(grep -i tail "$TMP/tail.md")"
-grep -q "^- stalls (runs above 25x their cell's reference, its ceil(n/4)-th fastest run, .*kept in the figures): base@1 1 of 40 (reference 100.0)$" "$TMP/tail.md" \
+grep -q "^- stalls (runs above 25x their cell's reference, its ceil(n/4)-th fastest run, .*kept in the figures): base/1t 1 of 40 (reference 100.0)$" "$TMP/tail.md" \
     && pass "the run at 30x the fast reference is named a stall" || fail "tail: no stalls note: $(grep -i stall "$TMP/tail.md")"
 "$RCUPROF" compare "$TMP/tail.jsonl" --format csv > "$TMP/tail.csv" || fail "compare tail csv"
 "$PY" - "$TMP/tail.csv" "$TMP/tail.md" <<'PY' && pass "tail: the cell prints its geometric mean, inside its interval; CSV keeps the mean and the log-normal mean" || fail "tail: centre"
@@ -157,21 +157,22 @@ assert not any(n.startswith("tests disagree") for n in d["notes"]), d["notes"]
 assert any(n.startswith("adaptive sweep") and 'no "tests disagree" check' in n
            for n in d["notes"]), d["notes"]
 PY
-"$RCUPROF" compare "$TMP/most.jsonl" > "$TMP/most.md" 2>&1 || fail "compare most: $(cat "$TMP/most.md")"
-grep -q "^- stalls (.*): base@1 3 of 5 (reference 104.0)$" "$TMP/most.md" \
+"$RCUPROF" compare "$TMP/most.jsonl" --notes > "$TMP/most.md" 2>&1 || fail "compare most: $(cat "$TMP/most.md")"
+grep -q "^- stalls (.*): base/1t 3 of 5 (reference 104.0)$" "$TMP/most.md" \
     && pass "a cell where most runs stall counts them all" || fail "most: $(grep -i stall "$TMP/most.md")"
-"$RCUPROF" compare "$TMP/two.jsonl" > "$TMP/two.md" 2>&1 || fail "compare two: $(cat "$TMP/two.md")"
-grep -q "^- stalls (.*): base@1 1 of 2 (reference 100.0)$" "$TMP/two.md" \
+"$RCUPROF" compare "$TMP/two.jsonl" --notes > "$TMP/two.md" 2>&1 || fail "compare two: $(cat "$TMP/two.md")"
+grep -q "^- stalls (.*): base/1t 1 of 2 (reference 100.0)$" "$TMP/two.md" \
     && pass "a stall among 2 runs is counted" || fail "two: $(grep -i stall "$TMP/two.md")"
-"$RCUPROF" compare "$TMP/corrupt.jsonl" > "$TMP/corrupt.md" 2>&1 || fail "compare corrupt: $(cat "$TMP/corrupt.md")"
-grep -q "^| 1 | 221.3 | 190.8 +5.0% \[+5.0, +5.0\] \[^b\] ✓ |$" "$TMP/corrupt.md" \
-    && grep -q "^\[^b\]: From the common blocks only" "$TMP/corrupt.md" \
-    && grep -q "^- changes from the common blocks only .*: cand@1 3 blocks (cells of 4 and 3 runs): base 181.7, cand 190.8, +5.0%$" "$TMP/corrupt.md" \
+"$RCUPROF" compare "$TMP/corrupt.jsonl" --notes > "$TMP/corrupt.md" 2>/dev/null || fail "compare corrupt: $(cat "$TMP/corrupt.md")"
+grep -q "^| 1 | 221.3 | 190.8 +5.0% \[+5.0, +5.0\] (common blocks) ✓ | 0.0% |$" "$TMP/corrupt.md" \
+    && grep -q "; common blocks: the change is over the blocks both have, the cells over all runs" "$TMP/corrupt.md" \
+    && grep -q "^- changes from the common blocks only .*: cand/1t 3 blocks (cells of 4 and 3 runs): base 181.7, cand 190.8, +5.0%$" "$TMP/corrupt.md" \
     && pass "corrupt: a change from fewer blocks than the cells' runs is marked, with the means it comes from" \
     || fail "corrupt: $(cat "$TMP/corrupt.md")"
-"$RCUPROF" compare "$TMP/cpuzero.jsonl" --metric cpu_ns_per_op > "$TMP/cpuzero.md" 2>&1 || fail "compare cpuzero: $(cat "$TMP/cpuzero.md")"
-grep -q "^| 1 | 108.5 | 71.8 (has 0) (change n/a) |$" "$TMP/cpuzero.md" \
-    && grep -q "^- cells with a run of 0 ns/op (has 0: a run whose CPU time per op was recorded as 0): a geometric mean needs every run above 0, .*: cand@1 (1 of 4 runs)$" "$TMP/cpuzero.md" \
+"$RCUPROF" compare "$TMP/cpuzero.jsonl" --metric cpu_ns_per_op --notes > "$TMP/cpuzero.md" 2>&1 || fail "compare cpuzero: $(cat "$TMP/cpuzero.md")"
+grep -q "^| 1 | 108.5 | 71.8 (has 0) (change n/a) | n/a |$" "$TMP/cpuzero.md" \
+    && grep -q "; has 0: a run of 0 ns/op, so the arithmetic mean and no change" "$TMP/cpuzero.md" \
+    && grep -q "^- cells with a run of 0 ns/op (has 0: a run whose CPU time per op was recorded as 0): a geometric mean needs every run above 0, .*: cand/1t (1 of 4 runs)$" "$TMP/cpuzero.md" \
     && pass "cpuzero: a cell with a run of 0 is marked, its change n/a, and a note says a geometric mean needs runs above 0" \
     || fail "cpuzero: $(cat "$TMP/cpuzero.md")"
 "$RCUPROF" compare "$TMP/cpuzero.jsonl" --metric cpu_ns_per_op --format csv > "$TMP/cpuzero.csv" || fail "compare cpuzero csv"
@@ -209,9 +210,9 @@ for path in sys.argv[1:]:
                 against += 1
 assert against >= 3, against
 PY
-"$RCUPROF" compare "$RCUPROF_SRC/docs/case-study-24344/churn/results.jsonl" --by-state > "$TMP/bs-churn.md" 2>&1 || fail "compare churn --by-state md"
-grep -q "^| 16 mixed \[^os\] | 1847.6 | 2026.6 -5.9% \[.*\] \[^b\] too few (n=2) |" "$TMP/bs-churn.md" \
-    && grep -q "^- changes from the common blocks only .*rcu-sync@16 mixed 2 blocks (cells of 2 and 3 runs): stock 1847.6, rcu-sync 1739.0, -5.9%" "$TMP/bs-churn.md" \
+"$RCUPROF" compare "$RCUPROF_SRC/docs/case-study-24344/churn/results.jsonl" --by-state --notes > "$TMP/bs-churn.md" 2>&1 || fail "compare churn --by-state md"
+grep -q "^| 16 mixed ⚠ | 1847.6 | 2026.6 -5.9% \[.*\] (common blocks) too few (n=2) |" "$TMP/bs-churn.md" \
+    && grep -q "^- changes from the common blocks only .*rcu-sync/16t mixed 2 blocks (cells of 2 and 3 runs): stock 1847.6, rcu-sync 1739.0, -5.9%" "$TMP/bs-churn.md" \
     && pass "churn 16 mixed: the -5.9% beside cells of +9.7% is marked and its means given" \
     || fail "churn by-state: $(grep -e '16 mixed' -e 'common blocks' "$TMP/bs-churn.md")"
 finish
