@@ -31,6 +31,13 @@
 #           cpu_ns_per_op the cell has no geometric mean, so it is
 #           marked "has 0", its change is n/a, and a note says why;
 #           CSV zero_runs 1; the wall metric is untouched;
+#   aa:     --aa a,b (issue 28): the A/A pair's column; a pair that moves
+#           (b = a x 1.10) marks its row and says why in one line; a
+#           resolved change smaller than the pair's interval reaches is
+#           marked too; bad --aa values refused, nothing written;
+#   notes:  the default md has no notes, --notes and md-wide have them;
+#   outl:   12 runs, the last far out: flagged as block 12 (numbered from
+#           1); 5 runs (most): none flagged (outliers from 10 runs);
 #   by-state on the stored case-study results (churn, nochurn,
 #           rcu-readers): every change agrees in sign with the ratio of
 #           the means the footnote says it is computed from, and every
@@ -107,6 +114,21 @@ lines[-2] = lines[-2][:40]
 open("%s/corrupt.jsonl" % tmp, "w").write("\n".join(lines))
 write("cpuzero", {"base": [100.0, 110.0, 105.0, 120.0],
                   "cand": [90.0, 95.0, 99.0, 93.0]}, 4)
+# aa: a is base x 0.8; b is a again (quiet), a x 1.10 (moved), or a with
+# a spread of about 6% (wide) beside an a at base x 0.97.
+r = [0.004, -0.003, 0.002, -0.004, 0.003, -0.002, 0.001, -0.001, 0.002, -0.002]
+w = [0.08, -0.07, 0.05, -0.06, 0.07, -0.08, 0.06, -0.05, 0.04, -0.04]
+base = [1000.0 * math.exp(0.03 * math.sin(3 * i)) for i in range(10)]
+a = [x * 0.8 * math.exp(e) for x, e in zip(base, r)]
+write("aaquiet", {"base": base, "a": a,
+                  "b": [x * math.exp(-e) for x, e in zip(a, r)]}, 10)
+write("aamoved", {"base": base, "a": a,
+                  "b": [x * 1.10 * math.exp(e) for x, e in zip(a, r)]}, 10)
+a3 = [x * 0.97 * math.exp(e) for x, e in zip(base, r)]
+write("aawide", {"base": base, "a": a3,
+                 "b": [x * math.exp(e) for x, e in zip(a3, w)]}, 10)
+write("outl", {"base": [100.0 + i % 5 for i in range(11)] + [5000.0],
+               "cand": [101.0 + i % 3 for i in range(12)]}, 12)
 pts = [json.loads(l) for l in open("%s/cpuzero.jsonl" % tmp)]
 next(p for p in pts if p.get("variant") == "cand")["result"]["run"]["cpu_ns_per_op"] = 0
 open("%s/cpuzero.jsonl" % tmp, "w").write("\n".join(json.dumps(p) for p in pts) + "\n")
@@ -184,6 +206,49 @@ assert r["cand"]["geomean_lo_ns"] == "" and r["cand"]["change_pct"] == "", r
 PY
 "$RCUPROF" compare "$TMP/cpuzero.jsonl" > "$TMP/cpuzero-wall.md" 2>&1 || fail "compare cpuzero wall"
 grep -q "has 0" "$TMP/cpuzero-wall.md" && fail "cpuzero: the wall metric marked" || pass "cpuzero: the wall metric has no zero"
+# --- aa ---
+"$RCUPROF" compare "$TMP/aaquiet.jsonl" --aa a,b > "$TMP/aaquiet.md" 2>&1 || fail "compare aaquiet: $(cat "$TMP/aaquiet.md")"
+head -1 "$TMP/aaquiet.md" | grep -qxF "| threads | base (baseline) | a | b | A/A b vs a | MDE |" \
+    && grep -q "^| 1 | [0-9.]* | [0-9.]* -20.0% \[.*\] ✓ | [0-9.]* -20.0% \[.*\] ✓ | [-+]0.0% \[-0.[0-9], +0.[0-9]\] | [0-9.]*% |$" "$TMP/aaquiet.md" \
+    && grep -q "; A/A: b against a, the same code, so its change is noise" "$TMP/aaquiet.md" \
+    && ! grep -q "⚠" "$TMP/aaquiet.md" \
+    && pass "aa: a quiet A/A pair gets its column and marks nothing" || fail "aaquiet: $(cat "$TMP/aaquiet.md")"
+"$RCUPROF" compare "$TMP/aamoved.jsonl" --aa a,b > "$TMP/aamoved.md" 2>&1 || fail "compare aamoved"
+grep -q "^| 1 ⚠ | .* | +10.0% \[+9.[0-9], +10.[0-9]\] | [0-9.]*% |$" "$TMP/aamoved.md" \
+    && grep -qx "⚠ at 1 thread: the A/A pair's interval excludes 0, so this machine moved the same code; the row's changes may be the machine's." "$TMP/aamoved.md" \
+    && pass "aa: a pair that moves marks its row, one line says why" || fail "aamoved: $(cat "$TMP/aamoved.md")"
+"$RCUPROF" compare "$TMP/aamoved.jsonl" --aa a,b --format json --out "$TMP/aamoved.json" || fail "compare aamoved json"
+"$RCUPROF" compare "$TMP/aamoved.jsonl" --aa a,b --format md-wide > "$TMP/aamoved-wide.md" || fail "compare aamoved md-wide"
+"$PY" - "$TMP/aamoved.json" "$TMP/aamoved-wide.md" <<'PY' && pass "aa: JSON and md-wide keep the pair, its doubt and the note" || fail "aamoved json/wide"
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["rows"][0]
+assert d["aa"] == {"a": "a", "b": "b"}, d.get("aa")
+assert r["aa"]["resolved"] and abs(r["aa"]["change_pct"] - 10) < 0.01, r["aa"]
+assert r["doubt"] == ["aa"], r["doubt"]
+assert any(n.startswith("A/A pair moved (b against a") and "b/1t +10.0%" in n for n in d["notes"]), d["notes"]
+w = open(sys.argv[2]).read()
+assert "| A/A b vs a change % [95% CI] | A/A p (raw) | A/A MDE |" in w, w
+assert "- A/A pair moved (b against a" in w, w
+PY
+"$RCUPROF" compare "$TMP/aawide.jsonl" --aa a,b > "$TMP/aawide.md" 2>&1 || fail "compare aawide"
+grep -q "^| 1 ⚠ | [0-9.]* | [0-9.]* -3.0% \[.*\] ✓ | " "$TMP/aawide.md" \
+    && grep -qx "⚠ at 1 thread: a ✓ change is smaller than the A/A pair's interval reaches, so it is not established here." "$TMP/aawide.md" \
+    && pass "aa: a resolved -3% inside the A/A pair's reach is marked" || fail "aawide: $(cat "$TMP/aawide.md")"
+expect_error 2 "--aa 'a': give two variants as A,B" "$RCUPROF" compare "$TMP/aaquiet.jsonl" --aa a --out "$TMP/aa-bad.md"
+expect_error 2 "--aa 'a,zz': give two different variants of the results, A,B" "$RCUPROF" compare "$TMP/aaquiet.jsonl" --aa a,zz --out "$TMP/aa-bad.md"
+expect_error 2 "--aa 'a,a': give two different variants" "$RCUPROF" compare "$TMP/aaquiet.jsonl" --aa a,a --out "$TMP/aa-bad.md"
+[ ! -e "$TMP/aa-bad.md" ] && pass "aa: nothing written on refusal" || fail "aa: wrote on refusal"
+# --- notes: only with --notes (or md-wide); outliers from 10 runs ---
+"$RCUPROF" compare "$TMP/tail.jsonl" > "$TMP/tail-plain.md" 2>&1 || fail "compare tail plain"
+"$RCUPROF" compare "$TMP/tail.jsonl" --format md-wide > "$TMP/tail-wide.md" 2>&1 || fail "compare tail wide"
+! grep -q "Notes:" "$TMP/tail-plain.md" && grep -q "^- stalls" "$TMP/tail-wide.md" && grep -q "^- stalls" "$TMP/tail.md" \
+    && [ "$(grep -c . "$TMP/tail-plain.md")" -eq 4 ] \
+    && pass "notes: none by default (table, legend: 4 lines), with --notes and md-wide" || fail "notes: $(cat "$TMP/tail-plain.md")"
+"$RCUPROF" compare "$TMP/outl.jsonl" --notes > "$TMP/outl.md" 2>&1 || fail "compare outl"
+grep -q "^- outliers (modified z-score beyond 3.5, flagged in cells of 10 runs or more; kept in the figures): base/1t block 12 (z +[0-9.]*)$" "$TMP/outl.md" \
+    && ! grep -q "outliers" "$TMP/most.md" \
+    && pass "outliers: the last of 12 blocks named block 12; none flagged among 5 runs" || fail "outliers: $(grep outliers "$TMP/outl.md" "$TMP/most.md")"
 for f in churn nochurn rcu-readers; do
     "$RCUPROF" compare "$RCUPROF_SRC/docs/case-study-24344/$f/results.jsonl" --by-state --format json --out "$TMP/bs-$f.json" \
         || fail "compare $f --by-state"
