@@ -924,9 +924,12 @@ static void table_note_lines(rcuprof_table *t, const rcuprof_results *rs)
                           rs->variants[v], r->openssl_version,
                           r->line[0] != '\0' ? r->line : "unknown");
     }
-    if (differ && s.p != NULL)
+    if (differ && s.p != NULL) {
         note(t, "OpenSSL of each variant: %s", s.p);
-    free(s.p);
+        t->lines = s.p;
+    } else {
+        free(s.p);
+    }
 }
 
 /* Notes: what a reader must know before trusting a row. */
@@ -1206,6 +1209,7 @@ void rcuprof_table_free(rcuprof_table *t)
     free(t->changes);
     free(t->row_mix);
     free(t->aa);
+    free(t->lines);
     json_decref(t->notes);
     memset(t, 0, sizeof(*t));
 }

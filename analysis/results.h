@@ -266,6 +266,9 @@ typedef struct rcuprof_table_st {
      * raw p: a check errs towards the alarm), NULL when none is set. */
     size_t aa_a, aa_b;
     rcuprof_change *aa;
+    /* Variants of more than one OpenSSL version: "stock 3.5.7 (line
+     * 3.5), stock@4.0 4.0.1 (line 4.0)", else NULL. */
+    char *lines;
 } rcuprof_table;
 
 /* One variant's Universal Scalability Law fit over its ok runs at or

@@ -318,6 +318,8 @@ static void md_legend(struct rcuprof_sb *b, const rcuprof_table *t,
         rcuprof_sb_printf(b, "; A/A: %s against %s, the same code, so "
                           "its change is noise",
                           t->variants[t->aa_b], t->variants[t->aa_a]);
+    if (t->lines != NULL)
+        rcuprof_sb_printf(b, "; OpenSSL of each variant: %s", t->lines);
     if (m->too_few)
         rcuprof_sb_printf(b, "; too few: under %d blocks, decides nothing",
                           RCUPROF_CHANGE_MIN_N);
