@@ -43,7 +43,7 @@ static const struct rcuprof_opt compare_rows[] = {
                    "md: one column per variant and the row's MDE (fits a PR comment); md-wide: each cell's interval and geometric SD, p and MDE in columns, and the notes"),
     RCUPROF_OPTION(RCUPROF_OPT_FLAG, "notes", 0, "", "", 0, 1,
                    struct compare_args, notes, NULL,
-                   "md: also the notes (noisy cells, outliers, tails, machine state, ...; md-wide, CSV and JSON always have them)"),
+                   "md: also the notes (noisy cells, outliers, tails, machine state, ...; md-wide and JSON always have them)"),
     RCUPROF_OPTION(RCUPROF_OPT_STRING, "aa", 0, "A,B", "", 0, 0,
                    struct compare_args, aa, NULL,
                    "an A/A pair, two builds of the same code (e.g. rcu-sync,rcu-nosync with no writes): B against A in a column of its own; a row where it moves is marked"),
