@@ -249,6 +249,21 @@ expect_error 2 "--aa 'a,a': give two different variants" "$RCUPROF" compare "$TM
 grep -q "^- outliers (modified z-score beyond 3.5, flagged in cells of 10 runs or more; kept in the figures): base/1t block 12 (z +[0-9.]*)$" "$TMP/outl.md" \
     && ! grep -q "outliers" "$TMP/most.md" \
     && pass "outliers: the last of 12 blocks named block 12; none flagged among 5 runs" || fail "outliers: $(grep outliers "$TMP/outl.md" "$TMP/most.md")"
+# --- README's showcase (docs/readme/showcase): the default compare output
+# a reviewer pastes is at most 1,500 characters, and it decides something:
+# a resolved change in a row nothing puts in doubt, within the CPUs.
+SHOW="$RCUPROF_SRC/docs/readme/showcase/results.jsonl"
+"$RCUPROF" compare "$SHOW" --baseline stock --aa rcu-sync,rcu-nosync > "$TMP/show.md" 2>"$TMP/show.err" \
+    || fail "compare the showcase: $(cat "$TMP/show.err")"
+"$PY" - "$TMP/show.md" <<'PY' && pass "showcase: at most 1,500 characters, a resolved change in a trusted row" || fail "showcase: $(cat "$TMP/show.md")"
+import re, sys
+t = open(sys.argv[1], encoding="utf-8").read()
+assert len(t) <= 1500, len(t)
+rows = [l for l in t.splitlines() if re.match(r"^\| \d", l)]
+assert rows and all(re.match(r"^\| [12] ", l) for l in rows), rows
+assert any("✓" in l and "⚠" not in l for l in rows), rows
+assert "A/A rcu-nosync vs rcu-sync" in t.splitlines()[0], t
+PY
 for f in churn nochurn rcu-readers; do
     "$RCUPROF" compare "$RCUPROF_SRC/docs/case-study-24344/$f/results.jsonl" --by-state --format json --out "$TMP/bs-$f.json" \
         || fail "compare $f --by-state"
