@@ -21,14 +21,21 @@
 #include <string.h>
 
 /*
- * A cell in a note is VARIANT@THREADS; a variant of another OpenSSL line
- * (NAME@LINE) is put in parentheses: (stock-pristine@4.0)@2.
+ * A cell in a note is VARIANT/Nt (rcu-sync/16t, stock@4.0/2t): '@' names
+ * an OpenSSL line only.  Blocks are numbered from 1 in notes, as sweep's
+ * progress counts them (JSON keeps the file's 0-based index).
  */
 
 #define LEVEL 0.95
 #define ALPHA 0.05
 #define POWER 0.8
 #define OUTLIER_Z 3.5
+/* Outliers are flagged from this many runs of a cell: the modified
+ * z-score divides by the median absolute deviation, which a few runs
+ * estimate too roughly (normal spread alone flags some run in 28% of
+ * cells of 3 runs, 21% of 5, 13% of 10, 10% of 20: tests/unit/analysis/
+ * test_results.c test_outlier_rate prints it). */
+#define OUTLIER_MIN_RUNS 10
 #define USL_MIN_COUNTS 5
 /* Two cells' state mixes differ when the shares of fast, slow and mixed
  * runs (of those with a known state) are this far apart in total
@@ -85,18 +92,16 @@ void rcuprof_change_resolved_rule(const rcuprof_table *t, char *buf, size_t n)
 static void note(rcuprof_table *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* A cell's name in notes: "variant@threads" (and state, --by-state); a
- * variant of another OpenSSL line, itself named with '@', in parentheses:
- * "(stock@4.0)@2". */
+/* A cell's name in notes: "variant/Nt" (and its state, --by-state:
+ * "rcu-sync/16t mixed"). */
 static const char *cell_name(const rcuprof_table *t, size_t v, size_t ti,
                              char *buf, size_t n)
 {
-    char label[48];
-    int at = strchr(t->variants[v], '@') != NULL;
-
-    rcuprof_table_row_label(t, ti, label, sizeof(label));
-    snprintf(buf, n, "%s%s%s@%s", at ? "(" : "", t->variants[v],
-             at ? ")" : "", label);
+    if (t->row_state != NULL && t->row_state[ti] >= 0)
+        snprintf(buf, n, "%s/%ut %s", t->variants[v], t->threads[ti],
+                 rcuprof_state_name(t->row_state[ti]));
+    else
+        snprintf(buf, n, "%s/%ut", t->variants[v], t->threads[ti]);
     return buf;
 }
 
@@ -353,7 +358,7 @@ static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
                               100 * c->s.cv);
         }
     }
-    if (n >= 3) {
+    if (n >= OUTLIER_MIN_RUNS) {
         int *flags = calloc(n, sizeof(*flags));
         double *z = calloc(n, sizeof(*z));
         char nm[96];
@@ -366,7 +371,7 @@ static void cell_stats(rcuprof_table *t, const rcuprof_results *rs,
                     rcuprof_sb_printf(outl, "%s%s block %u%s%.0zu (z %+.1f)",
                               outl->len ? ", " : "",
                               cell_name(t, v, ti, nm, sizeof(nm)),
-                              rs->points[idx[i]].block,
+                              rs->points[idx[i]].block + 1,
                               rs->nfiles > 1 ? " of file " : "",
                               rs->nfiles > 1 ? rs->points[idx[i]].file + 1
                                              : 0, z[i]);
@@ -510,10 +515,9 @@ static void change_unpaired(rcuprof_table *t, rcuprof_change *ch,
 }
 
 static void change_stats(rcuprof_table *t, const rcuprof_results *rs,
-                         size_t ti, size_t v, const size_t *ia, size_t na,
+                         rcuprof_change *ch, const size_t *ia, size_t na,
                          const size_t *ib, size_t nb, double *a, double *b)
 {
-    rcuprof_change *ch = &t->changes[ti * t->nvariants + v];
     size_t i, j, n = 0, n0 = 0;
     int pass;
 
@@ -692,7 +696,8 @@ static void table_cells(rcuprof_table *t, const rcuprof_results *rs,
             if (v == t->baseline)
                 continue;
             nb = gather(rs, t, v, ti, b->ib, &fa);
-            change_stats(t, rs, ti, v, b->ia, na, b->ib, nb, b->x, b->y);
+            change_stats(t, rs, &t->changes[ti * t->nvariants + v], b->ia,
+                         na, b->ib, nb, b->x, b->y);
             if (t->changes[ti * t->nvariants + v].have
                 && !t->changes[ti * t->nvariants + v].paired)
                 b->unpaired++;
@@ -919,9 +924,12 @@ static void table_note_lines(rcuprof_table *t, const rcuprof_results *rs)
                           rs->variants[v], r->openssl_version,
                           r->line[0] != '\0' ? r->line : "unknown");
     }
-    if (differ && s.p != NULL)
+    if (differ && s.p != NULL) {
         note(t, "OpenSSL of each variant: %s", s.p);
-    free(s.p);
+        t->lines = s.p;
+    } else {
+        free(s.p);
+    }
 }
 
 /* Notes: what a reader must know before trusting a row. */
@@ -963,8 +971,8 @@ static void table_notes(rcuprof_table *t, const rcuprof_results *rs,
         note(t, "noisy (CV above %.0f%%; true changes below the MDE are often missed): %s",
              100 * RCUPROF_STATS_NOISY_CV, b->noisy.p);
     if (b->outl.len > 0)
-        note(t, "outliers (modified z-score beyond %.1f; kept in the figures): %s",
-             OUTLIER_Z, b->outl.p);
+        note(t, "outliers (modified z-score beyond %.1f, flagged in cells of %d runs or more; kept in the figures): %s",
+             OUTLIER_Z, OUTLIER_MIN_RUNS, b->outl.p);
     table_notes_rows(t);
     table_notes_tails(t);
     for (i = 0; i < rs->nfiles && !isfinite(t->target_mde_pct); i++)
@@ -1094,6 +1102,8 @@ static void table_state_notes(rcuprof_table *t, const rcuprof_results *rs,
 
             if (v == t->baseline || !(mix_distance(a, b) >= STATE_MIX_DIFF))
                 continue;
+            if (t->row_mix != NULL)
+                t->row_mix[ti] = 1;
             rcuprof_cell_state_mix(a, ma, sizeof(ma));
             rcuprof_cell_state_mix(b, mb, sizeof(mb));
             rcuprof_table_row_label(t, ti, label, sizeof(label));
@@ -1143,7 +1153,8 @@ static int table_make(const rcuprof_results *rs, const char *baseline,
         goto out;
     t->cells = calloc(t->nthreads * t->nvariants, sizeof(*t->cells));
     t->changes = calloc(t->nthreads * t->nvariants, sizeof(*t->changes));
-    if (t->cells == NULL || t->changes == NULL) {
+    t->row_mix = calloc(t->nthreads, sizeof(*t->row_mix));
+    if (t->cells == NULL || t->changes == NULL || t->row_mix == NULL) {
         snprintf(err, errlen, "out of memory");
         goto out;
     }
@@ -1196,8 +1207,131 @@ void rcuprof_table_free(rcuprof_table *t)
     free(t->row_state);
     free(t->cells);
     free(t->changes);
+    free(t->row_mix);
+    free(t->aa);
+    free(t->lines);
     json_decref(t->notes);
     memset(t, 0, sizeof(*t));
+}
+
+static long table_variant(const rcuprof_table *t, const char *name)
+{
+    size_t v;
+
+    for (v = 0; v < t->nvariants; v++)
+        if (strcmp(t->variants[v], name) == 0)
+            return (long)v;
+    return -1;
+}
+
+/* The note on the rows the A/A pair puts in doubt. */
+static void aa_note(rcuprof_table *t)
+{
+    struct rcuprof_sb moved = { 0 }, floor = { 0 };
+    size_t ti;
+    char nm[96];
+
+    for (ti = 0; ti < t->nthreads; ti++) {
+        const rcuprof_change *c = &t->aa[ti];
+        int d = rcuprof_table_row_doubt(t, ti);
+
+        cell_name(t, t->aa_b, ti, nm, sizeof(nm));
+        if (d & RCUPROF_ROW_AA)
+            rcuprof_sb_printf(&moved, "%s%s %+.1f%% [%+.1f, %+.1f]",
+                              moved.len ? ", " : "", nm, c->change_pct,
+                              c->lo_pct, c->hi_pct);
+        if (d & RCUPROF_ROW_AA_FLOOR)
+            rcuprof_sb_printf(&floor, "%s%s [%+.1f, %+.1f]",
+                              floor.len ? ", " : "", nm, c->lo_pct,
+                              c->hi_pct);
+    }
+    if (moved.len > 0)
+        note(t, "A/A pair moved (%s against %s, the same code: its interval excludes 0 at the raw p, so the machine, not the code, moved it; the rows' changes may be the machine's): %s",
+             t->variants[t->aa_b], t->variants[t->aa_a], moved.p);
+    if (floor.len > 0)
+        note(t, "resolved changes smaller than the A/A pair's interval reaches (%s against %s), so not established on this machine: %s",
+             t->variants[t->aa_b], t->variants[t->aa_a], floor.p);
+    free(moved.p);
+    free(floor.p);
+}
+
+int rcuprof_table_aa(rcuprof_table *t, const rcuprof_results *rs,
+                     const char *a, const char *b, char *err, size_t errlen)
+{
+    long va = table_variant(t, a), vb = table_variant(t, b);
+    size_t cap = rs->npoints + 1, ti, na, nb, nf;
+    size_t *ia, *ib;
+    double *x, *y;
+    int rc = -1;
+
+    if (va < 0 || vb < 0 || va == vb) {
+        snprintf(err, errlen, "--aa '%s,%s': give two different variants of the results, A,B (B against A: two builds of the same code)",
+                 a, b);
+        return -1;
+    }
+    free(t->aa);
+    t->aa = calloc(t->nthreads, sizeof(*t->aa));
+    ia = malloc(cap * sizeof(*ia));
+    ib = malloc(cap * sizeof(*ib));
+    x = malloc(2 * cap * sizeof(*x));
+    y = malloc(2 * cap * sizeof(*y));
+    if (t->aa == NULL || ia == NULL || ib == NULL || x == NULL || y == NULL) {
+        snprintf(err, errlen, "out of memory");
+        free(t->aa);
+        t->aa = NULL;
+        goto out;
+    }
+    t->aa_a = (size_t)va;
+    t->aa_b = (size_t)vb;
+    for (ti = 0; ti < t->nthreads; ti++) {
+        rcuprof_change *ch = &t->aa[ti];
+
+        na = gather(rs, t, t->aa_a, ti, ia, &nf);
+        nb = gather(rs, t, t->aa_b, ti, ib, &nf);
+        change_stats(t, rs, ch, ia, na, ib, nb, x, y);
+        /* Outside the table's family: the raw p is its own. */
+        ch->p_holm = ch->p;
+        ch->p_wilcoxon_holm = ch->p_wilcoxon;
+        ch->p_welch_holm = ch->p_welch;
+        ch->p_mw_holm = ch->p_mw;
+        ch->resolved = ch->have && !ch->too_few && isfinite(ch->lo_pct)
+                       && isfinite(ch->hi_pct)
+                       && (ch->lo_pct > 0 || ch->hi_pct < 0);
+    }
+    aa_note(t);
+    rc = 0;
+ out:
+    free(ia);
+    free(ib);
+    free(x);
+    free(y);
+    return rc;
+}
+
+int rcuprof_table_row_doubt(const rcuprof_table *t, size_t ti)
+{
+    int d = 0;
+
+    if (rcuprof_table_oversubscribed(t, ti))
+        d |= RCUPROF_ROW_OVERSUBSCRIBED;
+    if (t->row_mix != NULL && t->row_mix[ti])
+        d |= RCUPROF_ROW_MIX;
+    if (t->aa != NULL && t->aa[ti].have) {
+        const rcuprof_change *aa = &t->aa[ti];
+        double floor = fmax(fabs(aa->lo_pct), fabs(aa->hi_pct));
+        size_t v;
+
+        if (aa->resolved)
+            d |= RCUPROF_ROW_AA;
+        for (v = 0; v < t->nvariants && isfinite(floor); v++) {
+            const rcuprof_change *c = &t->changes[ti * t->nvariants + v];
+
+            if (v != t->baseline && c->resolved
+                && fabs(c->change_pct) < floor)
+                d |= RCUPROF_ROW_AA_FLOOR;
+        }
+    }
+    return d;
 }
 
 /* ---------------------------------------------------------------------- */

@@ -255,6 +255,20 @@ typedef struct rcuprof_table_st {
     size_t n_two_stage;         /* rows computed by the two-stage rule */
     int have_probes;            /* some cell has a probe figure: */
     int have_retries, have_slow;    /* retries; slow-path fetches */
+    /* Rows where some variant's runs ran in another machine-state mix
+     * than the baseline's (total variation distance of the fast, slow
+     * and mixed shares 0.25 or more): 1 per such row; NULL without
+     * changes. */
+    int *row_mix;
+    /* The A/A pair (rcuprof_table_aa): variant aa_b against aa_a, two
+     * builds of the same code; aa[ti] per row (the change as against the
+     * baseline, its resolved set when the interval excludes 0 at the
+     * raw p: a check errs towards the alarm), NULL when none is set. */
+    size_t aa_a, aa_b;
+    rcuprof_change *aa;
+    /* Variants of more than one OpenSSL version: "stock 3.5.7 (line
+     * 3.5), stock@4.0 4.0.1 (line 4.0)", else NULL. */
+    char *lines;
 } rcuprof_table;
 
 /* One variant's Universal Scalability Law fit over its ok runs at or
@@ -292,6 +306,28 @@ void rcuprof_cell_state_mix(const rcuprof_cell *c, char *buf, size_t n);
 int rcuprof_table_describe(const rcuprof_results *rs, int metric,
                            rcuprof_table *t, char *err, size_t errlen);
 void rcuprof_table_free(rcuprof_table *t);
+/*
+ * The A/A pair of a built comparison (compare --aa A,B): B against A per
+ * row, from rs (the results t was built from), outside the table's Holm
+ * family.  0, or -1 with err when A or B is not a variant of t or they
+ * are the same.
+ */
+int rcuprof_table_aa(rcuprof_table *t, const rcuprof_results *rs,
+                     const char *a, const char *b, char *err, size_t errlen);
+/*
+ * Whether row ti is to be trusted less, as the compact table marks it:
+ * an RCUPROF_ROW_* mask (0: nothing known against it).  Oversubscribed:
+ * more threads than CPUs; mix: row_mix; aa: the A/A pair's interval
+ * excludes 0; floor: a resolved change in the row is smaller than the
+ * A/A pair's interval reaches (its larger end, either side of 0).
+ */
+enum {
+    RCUPROF_ROW_OVERSUBSCRIBED = 1,
+    RCUPROF_ROW_MIX = 2,
+    RCUPROF_ROW_AA = 4,
+    RCUPROF_ROW_AA_FLOOR = 8
+};
+int rcuprof_table_row_doubt(const rcuprof_table *t, size_t ti);
 int rcuprof_table_oversubscribed(const rcuprof_table *t, size_t ti);
 
 /*

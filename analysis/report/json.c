@@ -25,6 +25,54 @@ static json_t *state_json(const rcuprof_state_split *sp)
                      "slow_samples", (json_int_t)sp->n_slow);
 }
 
+/* Why a row is to be trusted less (rcuprof_table_row_doubt), as names. */
+static json_t *doubt_json(int d)
+{
+    json_t *a = json_array();
+
+    if (d & RCUPROF_ROW_OVERSUBSCRIBED)
+        json_array_append_new(a, json_string("oversubscribed"));
+    if (d & RCUPROF_ROW_MIX)
+        json_array_append_new(a, json_string("state_mix"));
+    if (d & RCUPROF_ROW_AA)
+        json_array_append_new(a, json_string("aa"));
+    if (d & RCUPROF_ROW_AA_FLOOR)
+        json_array_append_new(a, json_string("aa_floor"));
+    return a;
+}
+
+/* A change against the baseline (or the A/A pair's), null when n/a. */
+static json_t *change_json(const rcuprof_change *ch)
+{
+    json_t *j;
+
+    if (!ch->have)
+        return json_null();
+    j = json_pack(
+                "{s:b, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
+                "s:o, s:o, s:o, s:o, s:b, s:b, s:o}",
+                "paired", ch->paired, "pairs", (json_int_t)ch->n_pairs,
+                "change_pct", jnum(ch->change_pct),
+                "change_lo_pct", jnum(ch->lo_pct),
+                "change_hi_pct", jnum(ch->hi_pct),
+                "sd_log", jnum(ch->sd_log),
+                "p", jnum(ch->p), "p_holm", jnum(ch->p_holm),
+                "p_wilcoxon", jnum(ch->p_wilcoxon),
+                "p_wilcoxon_holm", jnum(ch->p_wilcoxon_holm),
+                "p_welch", jnum(ch->p_welch),
+                "p_welch_holm", jnum(ch->p_welch_holm),
+                "p_mw", jnum(ch->p_mw), "p_mw_holm", jnum(ch->p_mw_holm),
+                "mde_pct", jnum(ch->mde_pct),
+                "too_few", ch->too_few, "resolved", ch->resolved,
+                "p_min_attainable", jnum(ch->p_min_attainable));
+    if (j != NULL)
+        json_object_update_new(j, json_pack("{s:b, s:o, s:o}",
+                    "partial", ch->partial,
+                    "pairs_base_geomean", jnum(ch->pairs_base_gm),
+                    "pairs_geomean", jnum(ch->pairs_gm)));
+    return j;
+}
+
 json_t *rcuprof_table_json(const rcuprof_table *t, const rcuprof_results *rs)
 {
     json_t *j, *rows = json_array(), *files = json_array(), *vars = json_array();
@@ -92,37 +140,18 @@ json_t *rcuprof_table_json(const rcuprof_table *t, const rcuprof_results *rs)
                 "unknown", (json_int_t)c->states[RCUPROF_STATE_UNKNOWN]));
             if (v == t->baseline)
                 continue;
-            json_object_set_new(changes, t->variants[v], !ch->have
-                ? json_null() : json_pack(
-                "{s:b, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
-                "s:o, s:o, s:o, s:o, s:b, s:b, s:o}",
-                "paired", ch->paired, "pairs", (json_int_t)ch->n_pairs,
-                "change_pct", jnum(ch->change_pct),
-                "change_lo_pct", jnum(ch->lo_pct),
-                "change_hi_pct", jnum(ch->hi_pct),
-                "sd_log", jnum(ch->sd_log),
-                "p", jnum(ch->p), "p_holm", jnum(ch->p_holm),
-                "p_wilcoxon", jnum(ch->p_wilcoxon),
-                "p_wilcoxon_holm", jnum(ch->p_wilcoxon_holm),
-                "p_welch", jnum(ch->p_welch),
-                "p_welch_holm", jnum(ch->p_welch_holm),
-                "p_mw", jnum(ch->p_mw), "p_mw_holm", jnum(ch->p_mw_holm),
-                "mde_pct", jnum(ch->mde_pct),
-                "too_few", ch->too_few, "resolved", ch->resolved,
-                "p_min_attainable", jnum(ch->p_min_attainable)));
-            if (ch->have)
-                json_object_update_new(json_object_get(changes,
-                                                       t->variants[v]),
-                                       json_pack("{s:b, s:o, s:o}",
-                    "partial", ch->partial,
-                    "pairs_base_geomean", jnum(ch->pairs_base_gm),
-                    "pairs_geomean", jnum(ch->pairs_gm)));
+            json_object_set_new(changes, t->variants[v], change_json(ch));
         }
         json_array_append_new(rows, json_pack(
             "{s:I, s:s, s:b, s:o, s:o}", "threads", (json_int_t)t->threads[ti],
             "state", rcuprof_table_row_state_name(t, ti),
             "oversubscribed", rcuprof_table_oversubscribed(t, ti),
             "cells", cells, "changes", changes));
+        if (t->aa != NULL)
+            json_object_set_new(json_array_get(rows, ti), "aa",
+                                change_json(&t->aa[ti]));
+        json_object_set_new(json_array_get(rows, ti), "doubt",
+                            doubt_json(rcuprof_table_row_doubt(t, ti)));
     }
     j = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:O, s:I, s:f, s:f, "
                   "s:f}",
@@ -134,6 +163,10 @@ json_t *rcuprof_table_json(const rcuprof_table *t, const rcuprof_results *rs)
                   "alpha", t->alpha, "power", t->power);
     if (j != NULL)
         json_object_set_new(j, "by_state", json_boolean(t->by_state));
+    if (j != NULL && t->aa != NULL)
+        json_object_set_new(j, "aa", json_pack("{s:s, s:s}",
+                            "a", t->variants[t->aa_a],
+                            "b", t->variants[t->aa_b]));
     if (j != NULL)
         json_object_set_new(j, "cpus_allowed", t->cpus_allowed
                             ? json_integer(t->cpus_allowed) : json_null());
@@ -211,6 +244,10 @@ json_t *rcuprof_scaling_json(const rcuprof_scaling *s, size_t n,
                   "variants", vars, "scaling", by, "notes", t->notes);
     if (j != NULL)
         json_object_set_new(j, "by_state", json_boolean(t->by_state));
+    if (j != NULL && t->aa != NULL)
+        json_object_set_new(j, "aa", json_pack("{s:s, s:s}",
+                            "a", t->variants[t->aa_a],
+                            "b", t->variants[t->aa_b]));
     if (j != NULL)
         json_object_set_new(j, "cpus_allowed", t->cpus_allowed
                             ? json_integer(t->cpus_allowed) : json_null());

@@ -1,10 +1,11 @@
 /*
- * The markdown writer: the comparison table, compact (one column per
- * variant: its ns/op and, beside the baseline, its change with the
- * interval and a mark when resolved; narrow enough for a pull request
- * comment) or wide (ns/op with its interval and the geometric SD per
- * variant, change, p, MDE, in the shape OpenSSL engineers post), with
- * its notes; and the scaling
+ * The markdown writer: the comparison table, compact (what compare
+ * prints by default and a reviewer pastes: one column per variant, its
+ * ns/op and, beside the baseline, its change with the interval and a
+ * mark when resolved, the row's MDE, a legend of one line and one line on
+ * the rows not to be trusted; the notes only when asked) or wide (ns/op
+ * with its interval and the geometric SD per variant, change, p, MDE, in
+ * the shape OpenSSL engineers post, with every note); and the scaling
  * report.  Every cost is in ns/op, as the run summary prints it.
  */
 #define _GNU_SOURCE
@@ -122,13 +123,13 @@ static int md_row_start(struct rcuprof_sb *b, const rcuprof_table *t,
     return over;
 }
 
-/* What the compact table's footnotes must explain. */
+/* What the compact table's legend must explain. */
 struct md_marks {
-    int unpaired, holm, too_few, partial;
+    int unpaired, too_few, partial, nodecision, zero;
 };
 
 /* The footnote of a change from fewer common blocks than its cells'
- * runs (rcuprof_change.partial). */
+ * runs (rcuprof_change.partial), in md-wide. */
 static void md_partial_footnote(struct rcuprof_sb *b)
 {
     rcuprof_sb_printf(b, "\n[^b]: From the common blocks only: the change "
@@ -140,12 +141,11 @@ static void md_partial_footnote(struct rcuprof_sb *b)
                       "means the change is computed from.\n");
 }
 
-/* One compact cell of a variant beside the baseline: "812.3 +4.7%
- * [+2.1, +7.3] ✓"; a row with too few blocks says so in the cell, and an
- * interval that excludes 0 while Holm does not reject is marked [^h]. */
+/* A change as the compact table prints it: "+4.7% [+2.1, +7.3] ✓", with
+ * a word where the row cannot decide; the A/A cell (aa) has no mark. */
 static void md_compact_change(struct rcuprof_sb *b, const rcuprof_table *t,
                               const rcuprof_change *ch, size_t n,
-                              struct md_marks *m)
+                              struct md_marks *m, int aa)
 {
     if (!ch->have) {
         rcuprof_sb_printf(b, " (change n/a)");
@@ -155,48 +155,225 @@ static void md_compact_change(struct rcuprof_sb *b, const rcuprof_table *t,
     if (isfinite(ch->lo_pct) && isfinite(ch->hi_pct))
         rcuprof_sb_printf(b, " [%+.1f, %+.1f]", ch->lo_pct, ch->hi_pct);
     if (!ch->paired) {
-        rcuprof_sb_printf(b, " [^u]");
+        rcuprof_sb_printf(b, " (unpaired)");
         m->unpaired = 1;
     }
     if (ch->partial) {
-        rcuprof_sb_printf(b, " [^b]");
+        rcuprof_sb_printf(b, " (common blocks)");
         m->partial = 1;
     }
     if (ch->two_stage_na && ch->n_stage1 >= 2) {
-        rcuprof_sb_printf(b, " no decision (first stage without spread)");
+        rcuprof_sb_printf(b, " no decision");
+        m->nodecision = 1;
     } else if (ch->too_few && (ch->two_stage || ch->two_stage_na)) {
         rcuprof_sb_printf(b, " too few (first stage n=%zu)", ch->n_stage1);
         m->too_few = 1;
     } else if (ch->too_few) {
         rcuprof_sb_printf(b, " too few (n=%zu)", ch->paired ? ch->n_pairs : n);
         m->too_few = 1;
-    } else if (rcuprof_change_resolved(t, ch)) {
+    } else if (!aa && rcuprof_change_resolved(t, ch)) {
         rcuprof_sb_printf(b, " \u2713");
-    } else if (isfinite(ch->p) && ch->p < t->alpha) {
-        rcuprof_sb_printf(b, " [^h]");
-        m->holm = 1;
     }
 }
 
-char *rcuprof_table_markdown(const rcuprof_table *t)
+/* The row's MDE: the largest over its changes against the baseline (the
+ * smallest true change every column of the row detects), NAN if none. */
+static double md_row_mde(const rcuprof_table *t, size_t ti)
+{
+    double worst = NAN;
+    size_t v;
+
+    for (v = 0; v < t->nvariants; v++) {
+        const rcuprof_change *c = &t->changes[ti * t->nvariants + v];
+
+        if (v != t->baseline && c->have && isfinite(c->mde_pct)
+            && !(worst >= c->mde_pct))
+            worst = c->mde_pct;
+    }
+    return worst;
+}
+
+/* "2, 4 threads" (by state "2t fast, 4t slow"): the labels of the rows whose doubt has bit. */
+static void md_rows_with(struct rcuprof_sb *b, const rcuprof_table *t,
+                         int bit)
+{
+    size_t ti, k = 0;
+    unsigned one = 0;
+    char label[48];
+
+    for (ti = 0; ti < t->nthreads; ti++)
+        if (rcuprof_table_row_doubt(t, ti) & bit) {
+            if (t->by_state)    /* "16t mixed" */
+                snprintf(label, sizeof(label), "%ut %s", t->threads[ti],
+                         rcuprof_table_row_state_name(t, ti));
+            else
+                rcuprof_table_row_label(t, ti, label, sizeof(label));
+            rcuprof_sb_printf(b, "%s%s", k++ ? ", " : "", label);
+            one = t->threads[ti];
+        }
+    if (!t->by_state)
+        rcuprof_sb_printf(b, " thread%s", k == 1 && one == 1 ? "" : "s");
+}
+
+/* The one line under the table on the rows marked \u26a0: why each is
+ * not to be trusted. */
+static void md_doubt_line(struct rcuprof_sb *b, const rcuprof_table *t)
+{
+    int all = 0, n = 0;
+    size_t ti;
+
+    for (ti = 0; ti < t->nthreads; ti++)
+        all |= rcuprof_table_row_doubt(t, ti);
+    if (all == 0)
+        return;
+    rcuprof_sb_printf(b, "\n\u26a0 ");
+    if (all & RCUPROF_ROW_OVERSUBSCRIBED) {
+        rcuprof_sb_printf(b, "%sat ", n++ ? "; " : "");
+        md_rows_with(b, t, RCUPROF_ROW_OVERSUBSCRIBED);
+        rcuprof_sb_printf(b, ": more threads than the %u CPUs, so each op "
+                          "also waits for a CPU: no finding there",
+                          t->cpus_allowed);
+    }
+    if (all & RCUPROF_ROW_MIX) {
+        rcuprof_sb_printf(b, "%sat ", n++ ? "; " : "");
+        md_rows_with(b, t, RCUPROF_ROW_MIX);
+        rcuprof_sb_printf(b, ": the columns ran in different machine-state "
+                          "mixes (below; --by-state compares like with "
+                          "like)");
+    }
+    if (all & RCUPROF_ROW_AA) {
+        rcuprof_sb_printf(b, "%sat ", n++ ? "; " : "");
+        md_rows_with(b, t, RCUPROF_ROW_AA);
+        rcuprof_sb_printf(b, ": the A/A pair's interval excludes 0, so "
+                          "this machine moved the same code; the row's "
+                          "changes may be the machine's");
+    }
+    if (all & RCUPROF_ROW_AA_FLOOR) {
+        rcuprof_sb_printf(b, "%sat ", n++ ? "; " : "");
+        md_rows_with(b, t, RCUPROF_ROW_AA_FLOOR);
+        rcuprof_sb_printf(b, ": a \u2713 change is smaller than the A/A "
+                          "pair's interval reaches, so it is not "
+                          "established here");
+    }
+    rcuprof_sb_printf(b, ".\n");
+}
+
+/* The state mix of the rows whose columns' mixes differ. */
+static void md_mix_rows(struct rcuprof_sb *b, const rcuprof_table *t)
+{
+    size_t ti, k;
+    int any = 0;
+
+    for (ti = 0; ti < t->nthreads; ti++)
+        any |= t->row_mix != NULL && t->row_mix[ti];
+    if (!any)
+        return;
+    rcuprof_sb_printf(b, "\nMachine state of the runs where the mixes "
+                      "differ (f fast, s slow, m mixed, ? unknown):\n\n"
+                      "| threads |");
+    for (k = 0; k < t->nvariants; k++)
+        rcuprof_sb_printf(b, " %s |", t->variants[col_variant(t, k)]);
+    rcuprof_sb_printf(b, "\n|--:|");
+    for (k = 0; k < t->nvariants; k++)
+        rcuprof_sb_printf(b, "--:|");
+    rcuprof_sb_printf(b, "\n");
+    for (ti = 0; ti < t->nthreads; ti++) {
+        if (!t->row_mix[ti])
+            continue;
+        rcuprof_sb_printf(b, "| %u |", t->threads[ti]);
+        for (k = 0; k < t->nvariants; k++) {
+            char mix[64];
+
+            rcuprof_cell_state_mix(&t->cells[ti * t->nvariants
+                                             + col_variant(t, k)],
+                                   mix, sizeof(mix));
+            rcuprof_sb_printf(b, " %s |", mix);
+        }
+        rcuprof_sb_printf(b, "\n");
+    }
+}
+
+/* The compact table's legend, one line: the unit and what the cells are,
+ * the sign, what \u2713 means, the MDE, and the words that appear. */
+static void md_legend(struct rcuprof_sb *b, const rcuprof_table *t,
+                      const struct md_marks *m)
+{
+    rcuprof_sb_printf(b, "\n%s ns/op (%s), geometric mean of ",
+                      t->metric == RCUPROF_METRIC_CPU ? "CPU" : "Wall",
+                      rcuprof_metric_name(t->metric));
+    if (t->runs_min == t->runs_max)
+        rcuprof_sb_printf(b, "%zu runs", t->runs_min);
+    else
+        rcuprof_sb_printf(b, "%zu to %zu runs", t->runs_min, t->runs_max);
+    rcuprof_sb_printf(b, " a cell%s; change against %s in %% (negative = "
+                      "faster), %.0f%% interval; \u2713 resolved (p "
+                      "Holm-adjusted over %zu tests below %g); MDE: the "
+                      "smallest true change every column of the row "
+                      "detects (power %.0f%%)",
+                      t->by_state ? ", rows by machine state (--by-state)"
+                                  : "",
+                      t->variants[t->baseline], 100 * t->level, t->ntests,
+                      t->alpha, 100 * t->power);
+    if (t->aa != NULL)
+        rcuprof_sb_printf(b, "; A/A: %s against %s, the same code, so "
+                          "its change is noise",
+                          t->variants[t->aa_b], t->variants[t->aa_a]);
+    if (t->lines != NULL)
+        rcuprof_sb_printf(b, "; OpenSSL of each variant: %s", t->lines);
+    if (m->too_few)
+        rcuprof_sb_printf(b, "; too few: under %d blocks, decides nothing",
+                          RCUPROF_CHANGE_MIN_N);
+    if (m->nodecision)
+        rcuprof_sb_printf(b, "; no decision: an adaptive first stage "
+                          "without spread");
+    if (m->unpaired)
+        rcuprof_sb_printf(b, "; unpaired: no common blocks, Welch's t on "
+                          "the logs");
+    if (m->partial)
+        rcuprof_sb_printf(b, "; common blocks: the change is over the "
+                          "blocks both have, the cells over all runs");
+    if (m->zero)
+        rcuprof_sb_printf(b, "; has 0: a run of 0 ns/op, so the arithmetic "
+                          "mean and no change");
+    rcuprof_sb_printf(b, ". More: --notes, --format md-wide.\n");
+}
+
+static void md_notes(struct rcuprof_sb *b, const rcuprof_table *t)
+{
+    size_t k;
+    json_t *n;
+
+    if (json_array_size(t->notes) == 0)
+        return;
+    rcuprof_sb_printf(b, "\nNotes:\n\n");
+    json_array_foreach(t->notes, k, n)
+        rcuprof_sb_printf(b, "- %s\n", json_string_value(n));
+}
+
+char *rcuprof_table_markdown_notes(const rcuprof_table *t, int notes)
 {
     struct rcuprof_sb b = { 0 };
-    const char *bl = t->variants[t->baseline];
-    size_t ti, v, k, os = 0;
+    size_t ti, v, k;
     struct md_marks marks = { 0 };
-    char rule[320];
 
-    md_head(&b, t, "geometric mean");
     rcuprof_sb_printf(&b, "| threads |");
     for (k = 0; k < t->nvariants; k++)
         rcuprof_sb_printf(&b, " %s%s |", t->variants[col_variant(t, k)],
                           k == 0 ? " (baseline)" : "");
-    rcuprof_sb_printf(&b, "\n|--:|");
-    for (k = 0; k < t->nvariants; k++)
+    if (t->aa != NULL)
+        rcuprof_sb_printf(&b, " A/A %s vs %s |", t->variants[t->aa_b],
+                          t->variants[t->aa_a]);
+    rcuprof_sb_printf(&b, " MDE |\n|--:|");
+    for (k = 0; k < t->nvariants + (t->aa != NULL) + 1; k++)
         rcuprof_sb_printf(&b, "--:|");
     rcuprof_sb_printf(&b, "\n");
     for (ti = 0; ti < t->nthreads; ti++) {
-        os += md_row_start(&b, t, ti);
+        char label[48];
+        double mde = md_row_mde(t, ti);
+
+        rcuprof_table_row_label(t, ti, label, sizeof(label));
+        rcuprof_sb_printf(&b, "| %s%s |", label,
+                          rcuprof_table_row_doubt(t, ti) ? " \u26a0" : "");
         for (k = 0; k < t->nvariants; k++) {
             const rcuprof_cell *c;
 
@@ -207,52 +384,70 @@ char *rcuprof_table_markdown(const rcuprof_table *t)
             else
                 rcuprof_sb_printf(&b, " %.1f%s", c->geomean,
                                   c->n_nonpos > 0 ? " (has 0)" : "");
+            marks.zero |= c->n > 0 && c->n_nonpos > 0;
             if (k > 0)
                 md_compact_change(&b, t, &t->changes[ti * t->nvariants + v],
-                                  c->n, &marks);
+                                  c->n, &marks, 0);
             rcuprof_sb_printf(&b, " |");
         }
-        rcuprof_sb_printf(&b, "\n");
+        if (t->aa != NULL) {
+            md_compact_change(&b, t, &t->aa[ti],
+                              t->cells[ti * t->nvariants + t->aa_b].n,
+                              &marks, 1);
+            rcuprof_sb_printf(&b, " |");
+        }
+        if (isfinite(mde))
+            rcuprof_sb_printf(&b, " %.1f%% |\n", mde);
+        else
+            rcuprof_sb_printf(&b, " n/a |\n");
     }
-    rcuprof_change_resolved_rule(t, rule, sizeof(rule));
-    rcuprof_sb_printf(&b, "\nns/op: the geometric mean exp(m) of the runs "
-                      "(m the mean of their ln ns/op), the scale of the "
-                      "change (a ratio of geometric means: of these cells' "
-                      "when every block of both is paired, else of the "
-                      "common blocks', [^b]); its %.0f%% "
-                      "interval, exp(m \u00b1 t s/\u221an), is in --format "
-                      "md-wide, CSV and JSON (geomean_lo_ns, "
-                      "geomean_hi_ns), which also give the arithmetic mean "
-                      "(mean_ns) and the log-normal mean exp(m + "
-                      "s\u00b2/2) (centre_ns).  ", 100 * t->level);
-    rcuprof_sb_printf(&b, "Beside each variant's ns/op: its change against "
-                      "%s in %% (negative = faster), the geometric mean of "
-                      "per-block ratios, with its %.0f%% interval.  "
-                      "\u2713 resolved: %s.  A change without \u2713 is "
-                      "not resolved: it may be noise.  The interval, the "
-                      "spread (geometric SD), p and MDE per cell: --format "
-                      "md-wide.\n", bl, 100 * t->level,
-                      rule);
-    if (marks.holm)
-        rcuprof_sb_printf(&b, "\n[^h]: The interval excludes 0 (raw p below "
-                          "%g), but not after Holm's correction over the "
-                          "table's %zu tests: not resolved; one of that many "
-                          "tests would pass by chance.\n", t->alpha,
-                          t->ntests);
-    if (marks.too_few)
-        rcuprof_sb_printf(&b, "\ntoo few (n=N): fewer than %d blocks, so the "
-                          "row's spread is not known well enough to decide "
-                          "anything; run more repetitions (--reps).\n",
-                          RCUPROF_CHANGE_MIN_N);
-    if (marks.unpaired)
-        rcuprof_sb_printf(&b, "\n[^u]: No common blocks: the ratio of the "
-                          "geometric means with Welch's t interval on the "
-                          "logs, and its p.\n");
-    if (marks.partial)
-        md_partial_footnote(&b);
-    md_states(&b, t);
-    md_tail(&b, t, os);
+    md_legend(&b, t, &marks);
+    md_doubt_line(&b, t);
+    if (!t->by_state)
+        md_mix_rows(&b, t);
+    if (notes)
+        md_notes(&b, t);
     return rcuprof_sb_done(&b);
+}
+
+char *rcuprof_table_markdown(const rcuprof_table *t)
+{
+    return rcuprof_table_markdown_notes(t, 0);
+}
+
+/* One change's three wide columns: change with its interval, p (Holm's,
+ * or the raw one of the A/A pair, aa), MDE; 1 if partial. */
+static int md_wide_change(struct rcuprof_sb *b, const rcuprof_table *t,
+                          const rcuprof_change *ch, size_t n, int aa)
+{
+    if (!ch->have) {
+        rcuprof_sb_printf(b, " n/a | n/a | n/a |");
+        return 0;
+    }
+    rcuprof_sb_printf(b, " %+.1f", ch->change_pct);
+    if (isfinite(ch->lo_pct) && isfinite(ch->hi_pct))
+        rcuprof_sb_printf(b, " [%+.1f, %+.1f]", ch->lo_pct, ch->hi_pct);
+    rcuprof_sb_printf(b, "%s%s | ", ch->paired ? "" : " (unpaired)",
+                      ch->partial ? " [^b]" : "");
+    if (ch->two_stage_na && ch->n_stage1 >= 2) {
+        rcuprof_sb_printf(b, "no decision (first stage without spread)");
+    } else if (ch->too_few && (ch->two_stage || ch->two_stage_na)) {
+        rcuprof_sb_printf(b, "too few (first stage n=%zu)", ch->n_stage1);
+    } else if (ch->too_few) {
+        rcuprof_sb_printf(b, "too few (n=%zu)", ch->paired ? ch->n_pairs : n);
+    } else {
+        fmt_p(b, ch->p_holm);
+        if (!aa && ch->p < t->alpha && !ch->resolved) {
+            rcuprof_sb_printf(b, " (raw ");
+            fmt_p(b, ch->p);
+            rcuprof_sb_printf(b, ")");
+        }
+    }
+    if (isfinite(ch->mde_pct))
+        rcuprof_sb_printf(b, " | %.1f%% |", ch->mde_pct);
+    else
+        rcuprof_sb_printf(b, " | n/a |");
+    return ch->partial;
 }
 
 char *rcuprof_table_markdown_wide(const rcuprof_table *t)
@@ -278,10 +473,14 @@ char *rcuprof_table_markdown_wide(const rcuprof_table *t)
         else
             rcuprof_sb_printf(&b, " change %% [95%% CI] | p (Holm) | MDE |");
     }
+    if (t->aa != NULL)
+        rcuprof_sb_printf(&b, " A/A %s vs %s change %% [95%% CI] | A/A p "
+                          "(raw) | A/A MDE |", t->variants[t->aa_b],
+                          t->variants[t->aa_a]);
     rcuprof_sb_printf(&b, "\n|--:|");
     for (k = 0; k < t->nvariants; k++)
         rcuprof_sb_printf(&b, "--:|--:|");
-    for (k = 1; k < t->nvariants; k++)
+    for (k = 1; k < t->nvariants + (t->aa != NULL); k++)
         rcuprof_sb_printf(&b, "--:|--:|--:|");
     rcuprof_sb_printf(&b, "\n");
     for (ti = 0; ti < t->nthreads; ti++) {
@@ -306,43 +505,15 @@ char *rcuprof_table_markdown_wide(const rcuprof_table *t)
                 rcuprof_sb_printf(&b, " | n/a |");
         }
         for (k = 1; k < t->nvariants; k++) {
-            const rcuprof_change *ch;
-
             v = k <= t->baseline ? k - 1 : k;
-            ch = &t->changes[ti * t->nvariants + v];
-            if (!ch->have) {
-                rcuprof_sb_printf(&b, " n/a | n/a | n/a |");
-                continue;
-            }
-            rcuprof_sb_printf(&b, " %+.1f", ch->change_pct);
-            if (isfinite(ch->lo_pct) && isfinite(ch->hi_pct))
-                rcuprof_sb_printf(&b, " [%+.1f, %+.1f]", ch->lo_pct, ch->hi_pct);
-            rcuprof_sb_printf(&b, "%s%s | ", ch->paired ? "" : " (unpaired)",
-                              ch->partial ? " [^b]" : "");
-            partial |= ch->partial;
-            if (ch->two_stage_na && ch->n_stage1 >= 2) {
-                rcuprof_sb_printf(&b, "no decision (first stage without "
-                                  "spread)");
-            } else if (ch->too_few && (ch->two_stage || ch->two_stage_na)) {
-                rcuprof_sb_printf(&b, "too few (first stage n=%zu)",
-                                  ch->n_stage1);
-            } else if (ch->too_few) {
-                rcuprof_sb_printf(&b, "too few (n=%zu)", ch->paired
-                                  ? ch->n_pairs
-                                  : t->cells[ti * t->nvariants + v].n);
-            } else {
-                fmt_p(&b, ch->p_holm);
-                if (ch->p < t->alpha && !ch->resolved) {
-                    rcuprof_sb_printf(&b, " (raw ");
-                    fmt_p(&b, ch->p);
-                    rcuprof_sb_printf(&b, ")");
-                }
-            }
-            if (isfinite(ch->mde_pct))
-                rcuprof_sb_printf(&b, " | %.1f%% |", ch->mde_pct);
-            else
-                rcuprof_sb_printf(&b, " | n/a |");
+            partial |= md_wide_change(&b, t, &t->changes[ti * t->nvariants
+                                                          + v],
+                                      t->cells[ti * t->nvariants + v].n, 0);
         }
+        if (t->aa != NULL)
+            partial |= md_wide_change(&b, t, &t->aa[ti],
+                                      t->cells[ti * t->nvariants
+                                               + t->aa_b].n, 1);
         rcuprof_sb_printf(&b, "\n");
     }
     rcuprof_sb_printf(&b, "\nns/op: the geometric mean exp(m) of the runs "

@@ -16,11 +16,17 @@
 # define RCUPROF_SCALING_SCHEMA "rcuprof-scaling/1"
 
 /* md.c: the comparison table, compact (one column per variant: ns/op, and
- * beside the baseline the change, its interval and the resolved mark;
- * what compare's --format md prints) or wide (ns/op with its interval,
+ * beside the baseline the change, its interval and the resolved mark,
+ * then the row's MDE) or wide (ns/op with its interval,
  * geometric SD, change, p and MDE in columns of their own: --format
  * md-wide). */
 char *rcuprof_table_markdown(const rcuprof_table *t);
+/* The compact table as compare --format md prints it: the table (with the
+ * A/A column when t has the pair, and the row's MDE), its one-line legend,
+ * one line on the rows not to be trusted (more threads than CPUs, state
+ * mixes that differ, the A/A pair), the state mix of the rows where it
+ * differs, and with notes set the notes (rcuprof_table_markdown: none). */
+char *rcuprof_table_markdown_notes(const rcuprof_table *t, int notes);
 char *rcuprof_table_markdown_wide(const rcuprof_table *t);
 
 /*

@@ -27,8 +27,8 @@ static int opt_format(void *target, const struct rcuprof_opt *row,
 }
 
 struct compare_args {
-    const char *baseline, *format, *out;
-    int metric, scaling, by_state;
+    const char *baseline, *format, *out, *aa;
+    int metric, scaling, by_state, notes;
 };
 
 static const struct rcuprof_opt compare_rows[] = {
@@ -40,7 +40,13 @@ static const struct rcuprof_opt compare_rows[] = {
                    "wall_ns_per_op or cpu_ns_per_op"),
     RCUPROF_OPTION(RCUPROF_OPT_CALLBACK, "format", 0, "md|md-wide|csv|json",
                    "md", 0, 0, struct compare_args, format, opt_format,
-                   "md: one column per variant (fits a PR comment); md-wide: each cell's interval and geometric SD, p and MDE in columns"),
+                   "md: one column per variant and the row's MDE (fits a PR comment); md-wide: each cell's interval and geometric SD, p and MDE in columns, and the notes"),
+    RCUPROF_OPTION(RCUPROF_OPT_FLAG, "notes", 0, "", "", 0, 1,
+                   struct compare_args, notes, NULL,
+                   "md: also the notes (noisy cells, outliers, tails, machine state, ...; md-wide and JSON always have them)"),
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "aa", 0, "A,B", "", 0, 0,
+                   struct compare_args, aa, NULL,
+                   "an A/A pair, two builds of the same code (e.g. rcu-sync,rcu-nosync with no writes): B against A in a column of its own; a row where it moves is marked"),
     RCUPROF_OPTION(RCUPROF_OPT_STRING, "out", 0, "FILE", "", 0, 0,
                    struct compare_args, out, NULL,
                    "write to FILE atomically instead of stdout"),
@@ -76,8 +82,9 @@ static char *compare_render(const struct compare_args *a,
     if (strncmp(a->format, "md", 2) == 0) {
         if (!an->compared)
             return rcuprof_scaling_markdown(an->scaling, an->nscaling, t, 0);
-        text = strcmp(a->format, "md") == 0 ? rcuprof_table_markdown(cmp)
-                                            : rcuprof_table_markdown_wide(cmp);
+        text = strcmp(a->format, "md") == 0
+               ? rcuprof_table_markdown_notes(cmp, a->notes)
+               : rcuprof_table_markdown_wide(cmp);
         if (text == NULL || !a->scaling)
             return text;
         more = rcuprof_scaling_markdown(an->scaling, an->nscaling, t, 1);
@@ -104,6 +111,38 @@ static char *compare_render(const struct compare_args *a,
     text = rcuprof_json_text(j);
     json_decref(j);
     return text;
+}
+
+/* --aa A,B: the A/A pair into the comparison. */
+static int compare_aa(const struct compare_args *a, struct rcuprof_analysed *an)
+{
+    rcuprof_table *cmp = an->cmp == &an->ts ? &an->ts : &an->t;
+    const char *comma = strchr(a->aa, ',');
+    char err[512], *first;
+    int rc;
+
+    if (!an->compared) {
+        rcuprof_err("compare: --aa '%s': the results hold one variant: an A/A pair needs two",
+                    a->aa);
+        return RCUPROF_ERR_USAGE;
+    }
+    if (comma == NULL || strchr(comma + 1, ',') != NULL) {
+        rcuprof_err("compare: --aa '%s': give two variants as A,B (B against A: two builds of the same code)",
+                    a->aa);
+        return RCUPROF_ERR_USAGE;
+    }
+    first = strndup(a->aa, (size_t)(comma - a->aa));
+    if (first == NULL) {
+        rcuprof_err("compare: out of memory");
+        return RCUPROF_ERR_SYSTEM;
+    }
+    rc = rcuprof_table_aa(cmp, &an->rs, first, comma + 1, err, sizeof(err));
+    free(first);
+    if (rc != 0) {
+        rcuprof_err("compare: %s", err);
+        return RCUPROF_ERR_USAGE;
+    }
+    return RCUPROF_OK;
 }
 
 int rcuprof_cmd_compare(int argc, char **argv)
@@ -136,6 +175,10 @@ int rcuprof_cmd_compare(int argc, char **argv)
     if (rc != RCUPROF_OK) {
         rcuprof_analysed_free(&an);
         return rc;
+    }
+    if (a.aa != NULL && compare_aa(&a, &an) != RCUPROF_OK) {
+        rcuprof_analysed_free(&an);
+        return RCUPROF_ERR_USAGE;
     }
     text = compare_render(&a, &an);
     rcuprof_analysed_free(&an);

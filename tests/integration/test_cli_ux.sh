@@ -130,8 +130,11 @@ head -3 "$TMP/c.md" | grep -qF "| threads | stock (baseline) | rcu-sync | rcu-no
     && pass "compact table: one column per variant" || fail "compact header: $(head -3 "$TMP/c.md")"
 w=$("$PY" -c "import sys; print(max(len(l.rstrip('\n')) for l in open(sys.argv[1]) if l.startswith('|')))" "$TMP/c.md")
 [ "$w" -le 120 ] && pass "compact table, three variants: widest row $w characters (<= 120)" || fail "compact table rows up to $w characters"
-grep -q "✓ resolved: its p (the paired t test on the per-block log ratios, the test its 95% interval comes from), Holm-adjusted" "$TMP/c.md" \
-    && pass "the resolved mark is explained under the table" || fail "no footnote for the mark"
+grep -q "✓ resolved (p Holm-adjusted over [0-9]* tests below 0.05); MDE: " "$TMP/c.md" \
+    && pass "the resolved mark and the MDE are explained under the table" || fail "no legend for the mark"
+head -1 "$TMP/c.md" | grep -q " MDE |$" && [ "$(grep -c '^[^|]' "$TMP/c.md")" -le 4 ] && ! grep -q "^Notes:" "$TMP/c.md" \
+    && pass "compact table: the row's MDE, a legend of one line, at most three more lines, no notes" \
+    || fail "compact table: $(grep '^[^|]' "$TMP/c.md")"
 w=$("$PY" -c "import sys; print(max(len(l.rstrip('\n')) for l in open(sys.argv[1]) if l.startswith('|')))" "$TMP/cw.md")
 [ "$w" -gt 120 ] && pass "md-wide keeps the wide table ($w characters)" || fail "md-wide is not the wide table"
 cmp -s "$TMP/rep/results.md" "$TMP/c.md" && cmp -s "$TMP/rep/results-wide.md" "$TMP/cw.md" \
@@ -159,6 +162,9 @@ read -r -a args < "$TMP/readme.args"
     && cmp -s "$TMP/readme.got" "$TMP/readme.want" \
     && pass "README's compact table is what 'rcuprof compare ${args[*]}' prints" \
     || fail "README's table differs from 'rcuprof compare ${args[*]}': $(diff "$TMP/readme.want" "$TMP/readme.got" | head -5)"
+n=$("$PY" -c "import sys; print(len(open(sys.argv[1], encoding='utf-8').read()))" "$TMP/readme.want")
+[ "$n" -le 1500 ] && pass "README's compare output is $n characters (<= 1,500)" \
+    || fail "README's compare output is $n characters, over 1,500"
 for png in docs/readme/cost.png docs/readme/change.png; do
     [ "$(head -c 8 "$RCUPROF_SRC/$png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] \
         && grep -qF "]($png)" "$RCUPROF_SRC/README.md" \

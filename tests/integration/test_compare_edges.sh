@@ -31,6 +31,13 @@
 #           cpu_ns_per_op the cell has no geometric mean, so it is
 #           marked "has 0", its change is n/a, and a note says why;
 #           CSV zero_runs 1; the wall metric is untouched;
+#   aa:     --aa a,b (issue 28): the A/A pair's column; a pair that moves
+#           (b = a x 1.10) marks its row and says why in one line; a
+#           resolved change smaller than the pair's interval reaches is
+#           marked too; bad --aa values refused, nothing written;
+#   notes:  the default md has no notes, --notes and md-wide have them;
+#   outl:   12 runs, the last far out: flagged as block 12 (numbered from
+#           1); 5 runs (most): none flagged (outliers from 10 runs);
 #   by-state on the stored case-study results (churn, nochurn,
 #           rcu-readers): every change agrees in sign with the ratio of
 #           the means the footnote says it is computed from, and every
@@ -107,18 +114,33 @@ lines[-2] = lines[-2][:40]
 open("%s/corrupt.jsonl" % tmp, "w").write("\n".join(lines))
 write("cpuzero", {"base": [100.0, 110.0, 105.0, 120.0],
                   "cand": [90.0, 95.0, 99.0, 93.0]}, 4)
+# aa: a is base x 0.8; b is a again (quiet), a x 1.10 (moved), or a with
+# a spread of about 6% (wide) beside an a at base x 0.97.
+r = [0.004, -0.003, 0.002, -0.004, 0.003, -0.002, 0.001, -0.001, 0.002, -0.002]
+w = [0.08, -0.07, 0.05, -0.06, 0.07, -0.08, 0.06, -0.05, 0.04, -0.04]
+base = [1000.0 * math.exp(0.03 * math.sin(3 * i)) for i in range(10)]
+a = [x * 0.8 * math.exp(e) for x, e in zip(base, r)]
+write("aaquiet", {"base": base, "a": a,
+                  "b": [x * math.exp(-e) for x, e in zip(a, r)]}, 10)
+write("aamoved", {"base": base, "a": a,
+                  "b": [x * 1.10 * math.exp(e) for x, e in zip(a, r)]}, 10)
+a3 = [x * 0.97 * math.exp(e) for x, e in zip(base, r)]
+write("aawide", {"base": base, "a": a3,
+                 "b": [x * math.exp(e) for x, e in zip(a3, w)]}, 10)
+write("outl", {"base": [100.0 + i % 5 for i in range(11)] + [5000.0],
+               "cand": [101.0 + i % 3 for i in range(12)]}, 12)
 pts = [json.loads(l) for l in open("%s/cpuzero.jsonl" % tmp)]
 next(p for p in pts if p.get("variant") == "cand")["result"]["run"]["cpu_ns_per_op"] = 0
 open("%s/cpuzero.jsonl" % tmp, "w").write("\n".join(json.dumps(p) for p in pts) + "\n")
 PY
-"$RCUPROF" compare "$TMP/zero.jsonl" > "$TMP/zero.md" 2>&1 || fail "compare zero: $(cat "$TMP/zero.md")"
-grep -q "^| 1 | .* no decision (first stage without spread) |$" "$TMP/zero.md" \
+"$RCUPROF" compare "$TMP/zero.jsonl" --notes > "$TMP/zero.md" 2>&1 || fail "compare zero: $(cat "$TMP/zero.md")"
+grep -q "^| 1 | .* no decision | [0-9.]*% |$" "$TMP/zero.md" && grep -q "; no decision: an adaptive first stage without spread" "$TMP/zero.md" \
     && pass "first stage without spread: no decision in the cell" || fail "zero: $(grep '^| 1' "$TMP/zero.md")"
 grep -q "✓ |$" "$TMP/zero.md" && fail "zero: a resolved mark on a row that decides nothing" || pass "zero: no resolved mark"
 grep -q "Stein's two-stage interval does not apply" "$TMP/zero.md" \
     && pass "zero: a note says why" || fail "zero: no note"
 "$RCUPROF" compare "$TMP/n0two.jsonl" > "$TMP/n0two.md" 2>&1 || fail "compare n0two: $(cat "$TMP/n0two.md")"
-grep -q "too few (first stage n=2) |$" "$TMP/n0two.md" \
+grep -q "too few (first stage n=2) | [0-9.]*% |$" "$TMP/n0two.md" \
     && pass "a first stage of 2 pairs: too few, with the first stage's n" || fail "n0two: $(grep '^| 1' "$TMP/n0two.md")"
 grep -q "too few (n=39)" "$TMP/n0two.md" && fail "n0two: too few (n=39)" || pass "n0two: no 'too few' beside 39 pairs"
 "$RCUPROF" compare "$TMP/stall.jsonl" --format json --out "$TMP/stall.json" || fail "compare stall"
@@ -130,11 +152,11 @@ assert (st["fast"], st["slow"], st["mixed"], st["unknown"]) == (0, 4, 4, 0), st
 assert any("different machine-state mixes" in n for n in d["notes"]), d["notes"]
 assert not any("nan" in n for n in d["notes"]), d["notes"]
 PY
-"$RCUPROF" compare "$TMP/tail.jsonl" > "$TMP/tail.md" 2>&1 || fail "compare tail: $(cat "$TMP/tail.md")"
-grep -q "heavy tail: the printed figure, the geometric mean, lies outside the 95% interval of the cell's median .*: base@1 (geometric mean 108.9, median 100.0 \[100.0, 100.0\])$" "$TMP/tail.md" \
-    && ! grep -q "heavy tail:.*cand@1" "$TMP/tail.md" \
+"$RCUPROF" compare "$TMP/tail.jsonl" --notes > "$TMP/tail.md" 2>&1 || fail "compare tail: $(cat "$TMP/tail.md")"
+grep -q "heavy tail: the printed figure, the geometric mean, lies outside the 95% interval of the cell's median .*: base/1t (geometric mean 108.9, median 100.0 \[100.0, 100.0\])$" "$TMP/tail.md" \
+    && ! grep -q "heavy tail:.*cand/1t" "$TMP/tail.md" \
     && pass "a geometric mean outside the median's interval is noted as a heavy tail" || fail "tail: $(grep -i tail "$TMP/tail.md")"
-grep -q "^- stalls (runs above 25x their cell's reference, its ceil(n/4)-th fastest run, .*kept in the figures): base@1 1 of 40 (reference 100.0)$" "$TMP/tail.md" \
+grep -q "^- stalls (runs above 25x their cell's reference, its ceil(n/4)-th fastest run, .*kept in the figures): base/1t 1 of 40 (reference 100.0)$" "$TMP/tail.md" \
     && pass "the run at 30x the fast reference is named a stall" || fail "tail: no stalls note: $(grep -i stall "$TMP/tail.md")"
 "$RCUPROF" compare "$TMP/tail.jsonl" --format csv > "$TMP/tail.csv" || fail "compare tail csv"
 "$PY" - "$TMP/tail.csv" "$TMP/tail.md" <<'PY' && pass "tail: the cell prints its geometric mean, inside its interval; CSV keeps the mean and the log-normal mean" || fail "tail: centre"
@@ -157,21 +179,22 @@ assert not any(n.startswith("tests disagree") for n in d["notes"]), d["notes"]
 assert any(n.startswith("adaptive sweep") and 'no "tests disagree" check' in n
            for n in d["notes"]), d["notes"]
 PY
-"$RCUPROF" compare "$TMP/most.jsonl" > "$TMP/most.md" 2>&1 || fail "compare most: $(cat "$TMP/most.md")"
-grep -q "^- stalls (.*): base@1 3 of 5 (reference 104.0)$" "$TMP/most.md" \
+"$RCUPROF" compare "$TMP/most.jsonl" --notes > "$TMP/most.md" 2>&1 || fail "compare most: $(cat "$TMP/most.md")"
+grep -q "^- stalls (.*): base/1t 3 of 5 (reference 104.0)$" "$TMP/most.md" \
     && pass "a cell where most runs stall counts them all" || fail "most: $(grep -i stall "$TMP/most.md")"
-"$RCUPROF" compare "$TMP/two.jsonl" > "$TMP/two.md" 2>&1 || fail "compare two: $(cat "$TMP/two.md")"
-grep -q "^- stalls (.*): base@1 1 of 2 (reference 100.0)$" "$TMP/two.md" \
+"$RCUPROF" compare "$TMP/two.jsonl" --notes > "$TMP/two.md" 2>&1 || fail "compare two: $(cat "$TMP/two.md")"
+grep -q "^- stalls (.*): base/1t 1 of 2 (reference 100.0)$" "$TMP/two.md" \
     && pass "a stall among 2 runs is counted" || fail "two: $(grep -i stall "$TMP/two.md")"
-"$RCUPROF" compare "$TMP/corrupt.jsonl" > "$TMP/corrupt.md" 2>&1 || fail "compare corrupt: $(cat "$TMP/corrupt.md")"
-grep -q "^| 1 | 221.3 | 190.8 +5.0% \[+5.0, +5.0\] \[^b\] ✓ |$" "$TMP/corrupt.md" \
-    && grep -q "^\[^b\]: From the common blocks only" "$TMP/corrupt.md" \
-    && grep -q "^- changes from the common blocks only .*: cand@1 3 blocks (cells of 4 and 3 runs): base 181.7, cand 190.8, +5.0%$" "$TMP/corrupt.md" \
+"$RCUPROF" compare "$TMP/corrupt.jsonl" --notes > "$TMP/corrupt.md" 2>/dev/null || fail "compare corrupt: $(cat "$TMP/corrupt.md")"
+grep -q "^| 1 | 221.3 | 190.8 +5.0% \[+5.0, +5.0\] (common blocks) ✓ | 0.0% |$" "$TMP/corrupt.md" \
+    && grep -q "; common blocks: the change is over the blocks both have, the cells over all runs" "$TMP/corrupt.md" \
+    && grep -q "^- changes from the common blocks only .*: cand/1t 3 blocks (cells of 4 and 3 runs): base 181.7, cand 190.8, +5.0%$" "$TMP/corrupt.md" \
     && pass "corrupt: a change from fewer blocks than the cells' runs is marked, with the means it comes from" \
     || fail "corrupt: $(cat "$TMP/corrupt.md")"
-"$RCUPROF" compare "$TMP/cpuzero.jsonl" --metric cpu_ns_per_op > "$TMP/cpuzero.md" 2>&1 || fail "compare cpuzero: $(cat "$TMP/cpuzero.md")"
-grep -q "^| 1 | 108.5 | 71.8 (has 0) (change n/a) |$" "$TMP/cpuzero.md" \
-    && grep -q "^- cells with a run of 0 ns/op (has 0: a run whose CPU time per op was recorded as 0): a geometric mean needs every run above 0, .*: cand@1 (1 of 4 runs)$" "$TMP/cpuzero.md" \
+"$RCUPROF" compare "$TMP/cpuzero.jsonl" --metric cpu_ns_per_op --notes > "$TMP/cpuzero.md" 2>&1 || fail "compare cpuzero: $(cat "$TMP/cpuzero.md")"
+grep -q "^| 1 | 108.5 | 71.8 (has 0) (change n/a) | n/a |$" "$TMP/cpuzero.md" \
+    && grep -q "; has 0: a run of 0 ns/op, so the arithmetic mean and no change" "$TMP/cpuzero.md" \
+    && grep -q "^- cells with a run of 0 ns/op (has 0: a run whose CPU time per op was recorded as 0): a geometric mean needs every run above 0, .*: cand/1t (1 of 4 runs)$" "$TMP/cpuzero.md" \
     && pass "cpuzero: a cell with a run of 0 is marked, its change n/a, and a note says a geometric mean needs runs above 0" \
     || fail "cpuzero: $(cat "$TMP/cpuzero.md")"
 "$RCUPROF" compare "$TMP/cpuzero.jsonl" --metric cpu_ns_per_op --format csv > "$TMP/cpuzero.csv" || fail "compare cpuzero csv"
@@ -183,6 +206,64 @@ assert r["cand"]["geomean_lo_ns"] == "" and r["cand"]["change_pct"] == "", r
 PY
 "$RCUPROF" compare "$TMP/cpuzero.jsonl" > "$TMP/cpuzero-wall.md" 2>&1 || fail "compare cpuzero wall"
 grep -q "has 0" "$TMP/cpuzero-wall.md" && fail "cpuzero: the wall metric marked" || pass "cpuzero: the wall metric has no zero"
+# --- aa ---
+"$RCUPROF" compare "$TMP/aaquiet.jsonl" --aa a,b > "$TMP/aaquiet.md" 2>&1 || fail "compare aaquiet: $(cat "$TMP/aaquiet.md")"
+head -1 "$TMP/aaquiet.md" | grep -qxF "| threads | base (baseline) | a | b | A/A b vs a | MDE |" \
+    && grep -q "^| 1 | [0-9.]* | [0-9.]* -20.0% \[.*\] ✓ | [0-9.]* -20.0% \[.*\] ✓ | [-+]0.0% \[-0.[0-9], +0.[0-9]\] | [0-9.]*% |$" "$TMP/aaquiet.md" \
+    && grep -q "; A/A: b against a, the same code, so its change is noise" "$TMP/aaquiet.md" \
+    && ! grep -q "⚠" "$TMP/aaquiet.md" \
+    && pass "aa: a quiet A/A pair gets its column and marks nothing" || fail "aaquiet: $(cat "$TMP/aaquiet.md")"
+"$RCUPROF" compare "$TMP/aamoved.jsonl" --aa a,b > "$TMP/aamoved.md" 2>&1 || fail "compare aamoved"
+grep -q "^| 1 ⚠ | .* | +10.0% \[+9.[0-9], +10.[0-9]\] | [0-9.]*% |$" "$TMP/aamoved.md" \
+    && grep -qx "⚠ at 1 thread: the A/A pair's interval excludes 0, so this machine moved the same code; the row's changes may be the machine's." "$TMP/aamoved.md" \
+    && pass "aa: a pair that moves marks its row, one line says why" || fail "aamoved: $(cat "$TMP/aamoved.md")"
+"$RCUPROF" compare "$TMP/aamoved.jsonl" --aa a,b --format json --out "$TMP/aamoved.json" || fail "compare aamoved json"
+"$RCUPROF" compare "$TMP/aamoved.jsonl" --aa a,b --format md-wide > "$TMP/aamoved-wide.md" || fail "compare aamoved md-wide"
+"$PY" - "$TMP/aamoved.json" "$TMP/aamoved-wide.md" <<'PY' && pass "aa: JSON and md-wide keep the pair, its doubt and the note" || fail "aamoved json/wide"
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["rows"][0]
+assert d["aa"] == {"a": "a", "b": "b"}, d.get("aa")
+assert r["aa"]["resolved"] and abs(r["aa"]["change_pct"] - 10) < 0.01, r["aa"]
+assert r["doubt"] == ["aa"], r["doubt"]
+assert any(n.startswith("A/A pair moved (b against a") and "b/1t +10.0%" in n for n in d["notes"]), d["notes"]
+w = open(sys.argv[2]).read()
+assert "| A/A b vs a change % [95% CI] | A/A p (raw) | A/A MDE |" in w, w
+assert "- A/A pair moved (b against a" in w, w
+PY
+"$RCUPROF" compare "$TMP/aawide.jsonl" --aa a,b > "$TMP/aawide.md" 2>&1 || fail "compare aawide"
+grep -q "^| 1 ⚠ | [0-9.]* | [0-9.]* -3.0% \[.*\] ✓ | " "$TMP/aawide.md" \
+    && grep -qx "⚠ at 1 thread: a ✓ change is smaller than the A/A pair's interval reaches, so it is not established here." "$TMP/aawide.md" \
+    && pass "aa: a resolved -3% inside the A/A pair's reach is marked" || fail "aawide: $(cat "$TMP/aawide.md")"
+expect_error 2 "--aa 'a': give two variants as A,B" "$RCUPROF" compare "$TMP/aaquiet.jsonl" --aa a --out "$TMP/aa-bad.md"
+expect_error 2 "--aa 'a,zz': give two different variants of the results, A,B" "$RCUPROF" compare "$TMP/aaquiet.jsonl" --aa a,zz --out "$TMP/aa-bad.md"
+expect_error 2 "--aa 'a,a': give two different variants" "$RCUPROF" compare "$TMP/aaquiet.jsonl" --aa a,a --out "$TMP/aa-bad.md"
+[ ! -e "$TMP/aa-bad.md" ] && pass "aa: nothing written on refusal" || fail "aa: wrote on refusal"
+# --- notes: only with --notes (or md-wide); outliers from 10 runs ---
+"$RCUPROF" compare "$TMP/tail.jsonl" > "$TMP/tail-plain.md" 2>&1 || fail "compare tail plain"
+"$RCUPROF" compare "$TMP/tail.jsonl" --format md-wide > "$TMP/tail-wide.md" 2>&1 || fail "compare tail wide"
+! grep -q "Notes:" "$TMP/tail-plain.md" && grep -q "^- stalls" "$TMP/tail-wide.md" && grep -q "^- stalls" "$TMP/tail.md" \
+    && [ "$(grep -c . "$TMP/tail-plain.md")" -eq 4 ] \
+    && pass "notes: none by default (table, legend: 4 lines), with --notes and md-wide" || fail "notes: $(cat "$TMP/tail-plain.md")"
+"$RCUPROF" compare "$TMP/outl.jsonl" --notes > "$TMP/outl.md" 2>&1 || fail "compare outl"
+grep -q "^- outliers (modified z-score beyond 3.5, flagged in cells of 10 runs or more; kept in the figures): base/1t block 12 (z +[0-9.]*)$" "$TMP/outl.md" \
+    && ! grep -q "outliers" "$TMP/most.md" \
+    && pass "outliers: the last of 12 blocks named block 12; none flagged among 5 runs" || fail "outliers: $(grep outliers "$TMP/outl.md" "$TMP/most.md")"
+# --- README's showcase (docs/readme/showcase): the default compare output
+# a reviewer pastes is at most 1,500 characters, and it decides something:
+# a resolved change in a row nothing puts in doubt, within the CPUs.
+SHOW="$RCUPROF_SRC/docs/readme/showcase/results.jsonl"
+"$RCUPROF" compare "$SHOW" --baseline stock --aa rcu-sync,rcu-nosync > "$TMP/show.md" 2>"$TMP/show.err" \
+    || fail "compare the showcase: $(cat "$TMP/show.err")"
+"$PY" - "$TMP/show.md" <<'PY' && pass "showcase: at most 1,500 characters, a resolved change in a trusted row" || fail "showcase: $(cat "$TMP/show.md")"
+import re, sys
+t = open(sys.argv[1], encoding="utf-8").read()
+assert len(t) <= 1500, len(t)
+rows = [l for l in t.splitlines() if re.match(r"^\| \d", l)]
+assert rows and all(re.match(r"^\| [12] ", l) for l in rows), rows
+assert any("✓" in l and "⚠" not in l for l in rows), rows
+assert "A/A rcu-nosync vs rcu-sync" in t.splitlines()[0], t
+PY
 for f in churn nochurn rcu-readers; do
     "$RCUPROF" compare "$RCUPROF_SRC/docs/case-study-24344/$f/results.jsonl" --by-state --format json --out "$TMP/bs-$f.json" \
         || fail "compare $f --by-state"
@@ -209,9 +290,9 @@ for path in sys.argv[1:]:
                 against += 1
 assert against >= 3, against
 PY
-"$RCUPROF" compare "$RCUPROF_SRC/docs/case-study-24344/churn/results.jsonl" --by-state > "$TMP/bs-churn.md" 2>&1 || fail "compare churn --by-state md"
-grep -q "^| 16 mixed \[^os\] | 1847.6 | 2026.6 -5.9% \[.*\] \[^b\] too few (n=2) |" "$TMP/bs-churn.md" \
-    && grep -q "^- changes from the common blocks only .*rcu-sync@16 mixed 2 blocks (cells of 2 and 3 runs): stock 1847.6, rcu-sync 1739.0, -5.9%" "$TMP/bs-churn.md" \
+"$RCUPROF" compare "$RCUPROF_SRC/docs/case-study-24344/churn/results.jsonl" --by-state --notes > "$TMP/bs-churn.md" 2>&1 || fail "compare churn --by-state md"
+grep -q "^| 16 mixed ⚠ | 1847.6 | 2026.6 -5.9% \[.*\] (common blocks) too few (n=2) |" "$TMP/bs-churn.md" \
+    && grep -q "^- changes from the common blocks only .*rcu-sync/16t mixed 2 blocks (cells of 2 and 3 runs): stock 1847.6, rcu-sync 1739.0, -5.9%" "$TMP/bs-churn.md" \
     && pass "churn 16 mixed: the -5.9% beside cells of +9.7% is marked and its means given" \
     || fail "churn by-state: $(grep -e '16 mixed' -e 'common blocks' "$TMP/bs-churn.md")"
 finish

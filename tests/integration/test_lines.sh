@@ -173,7 +173,7 @@ if grep -q "stock-pristine@4.0" <<< "$RCUPROF_VARIANTS_BUILT"; then
     fi
     if "$RCUPROF" sweep --variants stock@3.5,stock-pristine@4.0 --threads 1,2 --reps 2 \
             --duration-ms 50 --warmup-ms 10 --out "$TMP/x" > "$TMP/x.log" 2>&1; then
-        "$RCUPROF" compare "$TMP/x/results.jsonl" --baseline stock > "$TMP/xc" 2>&1 || fail "compare across lines: $(cat "$TMP/xc")"
+        "$RCUPROF" compare "$TMP/x/results.jsonl" --baseline stock --notes > "$TMP/xc" 2>&1 || fail "compare across lines: $(cat "$TMP/xc")"
         v35=$("$PY" -c 'import json; print(json.load(open("'"$RCUPROF_BUILD"'/variants.json"))["lines"]["3.5"]["openssl_version"])')
         v40=$("$PY" -c 'import json; print(json.load(open("'"$RCUPROF_BUILD"'/variants.json"))["lines"]["4.0"]["openssl_version"])')
         grep -qF "OpenSSL of each variant: stock $v35 (line 3.5), stock-pristine@4.0 $v40 (line 4.0)" "$TMP/xc" \
@@ -183,7 +183,7 @@ if grep -q "stock-pristine@4.0" <<< "$RCUPROF_VARIANTS_BUILT"; then
             && pass "one table, both lines' columns" || fail "cross-line table: $(head -5 "$TMP/xc")"
         grep -q "stock-pristine@4.0@" "$TMP/xc" \
             && fail "a note writes a cell as NAME@LINE@THREADS: $(grep -m1 'stock-pristine@4.0@' "$TMP/xc")" \
-            || pass "cells of a NAME@LINE variant in notes are (NAME@LINE)@THREADS"
+            || pass "cells of a NAME@LINE variant in notes are NAME@LINE/Nt"
         "$RCUPROF" report "$TMP/x/results.jsonl" --baseline stock --out "$TMP/xr" > /dev/null 2>&1 \
             && grep -qF "stock-pristine@4.0 $v40 (line 4.0)" "$TMP/xr/results.md" \
             && pass "report across lines names them too" || fail "report across lines"

@@ -234,7 +234,7 @@ m8 = [r for r in csv.DictReader(open(sys.argv[2])) if r["variant"] == sys.argv[3
 assert float(m9["mde_pct"]) <= 20 < float(m8["mde_pct"]), (m9["mde_pct"], m8["mde_pct"])
 assert m9["resolved"] == "1", m9
 PY
-"$RCUPROF" compare "$TMP/a1/results.jsonl" | grep -q "adaptive sweep (target MDE 20%).*Stein's two-stage" \
+"$RCUPROF" compare "$TMP/a1/results.jsonl" --notes | grep -q "adaptive sweep (target MDE 20%).*Stein's two-stage" \
     && pass "compare says how the adaptive intervals are made" || fail "adaptive note"
 # --max-time: an unreachable target (1%: thousands of blocks), runs of
 # 0.3 s; it stops with the reason, every point appended whole.
@@ -256,7 +256,7 @@ PY
 "$RCUPROF" compare "$TMP/s2/results.jsonl" > "$TMP/c.md" 2>"$TMP/c.err" && pass "compare md" || fail "compare: $(cat "$TMP/c.err")"
 grep -qF "| threads | $A (baseline) | $B |" "$TMP/c.md" \
     && pass "md (compact) header: one column per variant" || fail "md header: $(head -5 "$TMP/c.md")"
-grep -qE '^\| 1 \| [0-9.]+ \| [0-9.]+ [+-][0-9.]+% \[[+-][0-9.]+, [+-][0-9.]+\]( \[\^u\])?( ✓| \[\^h\])? \|$' "$TMP/c.md" \
+grep -qE '^\| 1( ⚠)? \| [0-9.]+ \| [0-9.]+ [+-][0-9.]+% \[[+-][0-9.]+, [+-][0-9.]+\]( \(unpaired\))?( ✓)? \| ([0-9.]+%|n/a) \|$' "$TMP/c.md" \
     && grep -qE '^\| 2 ' "$TMP/c.md" && pass "md rows for 1 and 2 threads" || fail "md rows: $(cat "$TMP/c.md")"
 "$RCUPROF" compare "$TMP/s2/results.jsonl" --format md-wide > "$TMP/cw.md" 2>"$TMP/cw.err" || fail "compare md-wide: $(cat "$TMP/cw.err")"
 grep -qF "| threads | $A ns/op [95% CI] | $A geo SD | $B ns/op [95% CI] | $B geo SD | change % [95% CI] | p (Holm) | MDE |" "$TMP/cw.md" \
@@ -314,17 +314,17 @@ with open(sys.argv[2], 'w') as out:
         out.write(json.dumps(d) + '\n')
 PY
 "$RCUPROF" compare "$TMP/old.jsonl" > "$TMP/old.md" 2>/dev/null && ! grep -qi "machine state" "$TMP/old.md" \
-  && "$RCUPROF" compare "$TMP/old.jsonl" --by-state 2>/dev/null | grep -q "machine state unknown: no round trip sampled inside the window" \
+  && "$RCUPROF" compare "$TMP/old.jsonl" --by-state --notes 2>/dev/null | grep -q "machine state unknown: no round trip sampled inside the window" \
   && pass "results without the sampler: compared as before; by state, unknown" || fail "old results: $(cat "$TMP/old.md")"
 "$RCUPROF" compare "$TMP/old.jsonl" --by-state --format csv | "$PY" -c "
 import csv, sys
 rows = list(csv.DictReader(sys.stdin))
 assert rows and all(r['state'] == 'unknown' and int(r['runs_unknown']) == int(r['n']) for r in rows), rows
 " && pass "results without the sampler, --by-state: one unknown row per count" || fail "old results by state"
-"$RCUPROF" report "$TMP/old.jsonl" --by-state --out "$TMP/oldrep" >/dev/null 2>&1 && grep -q "Rows by machine state" "$TMP/oldrep/results.md" \
+"$RCUPROF" report "$TMP/old.jsonl" --by-state --out "$TMP/oldrep" >/dev/null 2>&1 && grep -q "rows by machine state (--by-state)" "$TMP/oldrep/results.md" \
   && pass "report --by-state on results without the sampler" || fail "old results report"
 # Crashed points are left out and named.
-"$RCUPROF" compare "$TMP/s3/results.jsonl" 2>/dev/null | grep -q "failed runs, left out: $B@1 x2" \
+"$RCUPROF" compare "$TMP/s3/results.jsonl" --notes 2>/dev/null | grep -q "failed runs, left out: $B/1t x2" \
     && pass "failed runs named in the notes" || fail "failed runs note"
 # A torn last line is ignored with a warning; a corrupt middle line skipped.
 cp "$TMP/s1/results.jsonl" "$TMP/torn.jsonl"

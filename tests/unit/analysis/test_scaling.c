@@ -189,7 +189,7 @@ static void test_writers(void **state)
         || strstr(md, "| 8 | 6 (+1 failed) | 152.5") == NULL
         || strstr(md, "| 0.67 | 1.33 |  |") == NULL
         || strstr(md, "not fitted: needs 5 distinct thread counts") == NULL
-        || strstr(md, "failed runs, left out: v@8 x1") == NULL)
+        || strstr(md, "failed runs, left out: v/8t x1") == NULL)
         fail_msg("markdown:\n%s", md);
     free(md);
 
