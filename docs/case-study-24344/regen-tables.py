@@ -26,7 +26,7 @@ is named once, anywhere in the document:
 and each number is  <!-- num NAME EXPR | FORMAT -->TEXT<!-- /num -->:
 EXPR is a Python expression over that JSON (J; a dict's keys are names
 too, and a dict's keys are attributes: J.rows[0].threads), with min, max,
-sum, len, sorted, abs, round, median, span(SEQ) (its min and max), pick(SEQ, key=value...) (the one
+sum, len, sorted, zip, abs, round, median, span(SEQ) (its min and max), pick(SEQ, key=value...) (the one
 element whose fields match), every(SEQ, key=value...) (all of them), and for
 compare sources row(T), cell(T, V) and iv(T, V) (change_pct, lo, hi);
 FORMAT is a str.format template when it holds "{" (e.g. "{:+.1f}% [{:+.1f},
@@ -99,7 +99,7 @@ def source_json(rcuprof, kind, args):
     j = json.loads(out, object_hook=Obj) if out is not None else js[0] if len(js) == 1 else js
     env = {"__builtins__": {}, "J": j, "min": min, "max": max, "sum": sum, "len": len,
            "sorted": sorted, "abs": abs, "round": round, "median": median,
-           "pick": pick, "every": every, "span": span}
+           "pick": pick, "every": every, "span": span, "zip": zip}
     if isinstance(j, dict):
         env.update((k, v) for k, v in j.items() if k.isidentifier())
     if kind == "compare":
