@@ -167,8 +167,8 @@ python3 - "$DOC" > "$TMP/loose" <<'PY'
 import re, sys
 s = open(sys.argv[1]).read()
 for pat in (r"<!-- rcuprof:table.*?<!-- /rcuprof:table -->", r"<!-- num .*?<!-- /num -->",
-            r"<!--.*?-->", r"```.*?```", r"`[^`]*`", r"\]\([^)]*\)", r"(?m)^#.*$",
-            r"(section|methodology\.md,?) \d+\.\d+"):
+            r"<!--.*?-->", r"```.*?```", r"`[^`]*`", r"\]\([^)]*\)", r"(?m)^#[^\n]*$",
+            r"(section|methodology\.md,?)\s+\d+\.\d+"):
     s = re.sub(pat, "", s, flags=re.S)
 allowed = {"3.5.7", "6.5%", "0.2045", "0.1920", "12.2", "1,000", "4,999", "0.3"}
 for t in re.findall(r"[\d][\d.,%]*\d%?|\d%", s):
