@@ -13,7 +13,8 @@ test_case_study.sh (and test_cli_ux.sh for README) compares it with: `rcuprof co
 `python3 docs/case-study-24344/counts.py ARGS`, or, for `file PATH`, the
 committed file PATH itself (a table a command wrote into a committed
 folder, e.g. `rcuprof whatif ... --out DIR` and DIR/whatif.md: the page
-must show that command, with `--out DIR`).  
+must show that command, with `--out DIR`).
+
 Numbers in the prose come from JSON, never from a table's text.  A source
 is named once, anywhere in the document:
 
