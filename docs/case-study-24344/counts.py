@@ -19,8 +19,13 @@
                                       every DIR/*/results.jsonl
   counts.py attribution REPORT.json...  bucket shares of `rcuprof attribute
                                       --json` reports, one column per report
+  counts.py runs RESULTS.jsonl...     (--json only) one flat record per ok run
 
-Standard library only.  Output is a markdown table; the case study embeds it
+With --json, the same figures as JSON, unrounded (every kind but points and
+attribution, whose JSON is the committed report itself): the source of the
+numbers the prose quotes (regen-tables.py, <!-- rcuprof:src ... -->).
+
+Standard library only.  Output is otherwise a markdown table; the case study embeds it
 between <!-- rcuprof:table counts ... --> markers and
 tests/integration/test_case_study.sh reruns this script and compares.
 """
@@ -52,7 +57,7 @@ def per_million(num, den):
     return "-" if den == 0 else f"{1e6 * num / den:.1f}"
 
 
-def probes_table(paths):
+def probes_data(paths):
     acc = defaultdict(lambda: defaultdict(int))
     for d in points(paths):
         r = d["result"]
@@ -77,17 +82,28 @@ def probes_table(paths):
         ch = r["run"].get("churn")
         if ch:
             a["writes"] += ch["writes"]
+    order = {v: i for i, v in enumerate(VARIANT_ORDER)}
+    out = []
+    for (v, t) in sorted(acc, key=lambda k: (order.get(k[0], 99), k[0], k[1])):
+        a = acc[(v, t)]
+        out.append({"variant": v, "threads": t, "runs": a["runs"],
+                    "lock": ",".join(sorted(k[5:] for k in a if k.startswith("lock:"))),
+                    "acquisitions": a["acq"], "retries": a["ret"],
+                    "max_retries": a["maxret"], "process_retries": a["pret"],
+                    "syncs": a["syncs"], "flips": a["flips"], "writes": a["writes"],
+                    "cache_gets": a["gets"], "cache_misses": a["miss"]})
+    return out
+
+
+def probes_table(paths):
     rows = []
     rows.append("| variant | threads | runs | lock | read acquisitions | retries | retries per 1M acquisitions | max retries in one | retries, whole process | synchronize calls | flips | writes in windows | slow-path fetches per 1M |")
     rows.append("|---|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
-    order = {v: i for i, v in enumerate(VARIANT_ORDER)}
-    for (v, t) in sorted(acc, key=lambda k: (order.get(k[0], 99), k[0], k[1])):
-        a = acc[(v, t)]
-        locks = sorted(k[5:] for k in a if k.startswith("lock:"))
+    for a in probes_data(paths):
         rows.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
-            v, t, a["runs"], ",".join(locks), a["acq"], a["ret"],
-            per_million(a["ret"], a["acq"]), a["maxret"], a["pret"],
-            a["syncs"], a["flips"], a["writes"], per_million(a["miss"], a["gets"])))
+            a["variant"], a["threads"], a["runs"], a["lock"], a["acquisitions"], a["retries"],
+            per_million(a["retries"], a["acquisitions"]), a["max_retries"], a["process_retries"],
+            a["syncs"], a["flips"], a["writes"], per_million(a["cache_misses"], a["cache_gets"])))
     return "\n".join(rows)
 
 
@@ -116,7 +132,7 @@ def attribution_table(paths):
     return "\n".join(rows)
 
 
-def facts(root):
+def facts_data(root):
     import glob
     f = defaultdict(int)
     files = sorted(glob.glob(os.path.join(root, "*", "results.jsonl")))
@@ -147,8 +163,14 @@ def facts(root):
         if d["variant"] == "rcu-nosync" and "method_store" in proc:
             f["rn_writes"] += p["process"]["store"]["write_locks"]
             f["rn_syncs"] += proc["method_store"]["syncs"]
+    f["files"] = len(files)
+    return dict(f)
+
+
+def facts(root):
+    f = defaultdict(int, facts_data(root))
     out = [
-        f"- files: {len(files)}; ok points: {f['points']}.",
+        f"- files: {f['files']}; ok points: {f['points']}.",
         f"- points whose whole process made no `ossl_synchronize_rcu` call: {f['nosync_points']};"
         f" RCU read acquisitions in them: {f['nosync_acq']}; retries: {f['nosync_retries']}.",
         f"- points with synchronize calls: {f['sync_points']}; synchronize calls: {f['syncs']};"
@@ -169,10 +191,8 @@ def median(xs):
     return None if n == 0 else (xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2)
 
 
-def machine_table(paths):
-    import time
-    rows = ["| results file | host, kernel, CPUs | OpenSSL | points ok / all | UTC | load avg (1 min) min / median / max | steal ms, sum | utilisation at 1 / 2 threads (median) |",
-            "|---|---|---|--:|---|---|--:|---|"]
+def machine_data(paths):
+    out = []
     for path in paths:
         allp = okp = 0
         loads, steal, util, when, hosts, ossl = [], 0.0, defaultdict(list), [], set(), set()
@@ -195,16 +215,31 @@ def machine_table(paths):
                 loads.append(e["loadavg"][0])
                 steal += r["run"].get("steal_ms") or 0
                 util[d["threads"]].append(r["run"]["utilisation"])
-        t0 = time.strftime("%Y-%m-%d %H:%M", time.gmtime(min(when) / 1e9))
-        t1 = time.strftime("%H:%M", time.gmtime(max(when) / 1e9))
-        u = " / ".join("-" if not util.get(t) else f"{median(util[t]):.2f}" for t in (1, 2))
-        rows.append(f"| {path} | {'; '.join(sorted(hosts))} | {', '.join(sorted(ossl))} | {okp} / {allp} | {t0}-{t1} | "
-                    f"{min(loads):.1f} / {median(loads):.1f} / {max(loads):.1f} | {steal:.0f} | {u} |")
+        out.append({"path": path, "hosts": sorted(hosts), "openssl": sorted(ossl),
+                    "points_ok": okp, "points": allp,
+                    "start_unix_ns": min(when), "end_unix_ns": max(when),
+                    "load_min": min(loads), "load_median": median(loads), "load_max": max(loads),
+                    "steal_ms": steal,
+                    "utilisation_1": median(util[1]) if util.get(1) else None,
+                    "utilisation_2": median(util[2]) if util.get(2) else None})
+    return out
+
+
+def machine_table(paths):
+    import time
+    rows = ["| results file | host, kernel, CPUs | OpenSSL | points ok / all | UTC | load avg (1 min) min / median / max | steal ms, sum | utilisation at 1 / 2 threads (median) |",
+            "|---|---|---|--:|---|---|--:|---|"]
+    for m in machine_data(paths):
+        t0 = time.strftime("%Y-%m-%d %H:%M", time.gmtime(m["start_unix_ns"] / 1e9))
+        t1 = time.strftime("%H:%M", time.gmtime(m["end_unix_ns"] / 1e9))
+        u = " / ".join("-" if x is None else f"{x:.2f}" for x in (m["utilisation_1"], m["utilisation_2"]))
+        rows.append(f"| {m['path']} | {'; '.join(m['hosts'])} | {', '.join(m['openssl'])} | {m['points_ok']} / {m['points']} | {t0}-{t1} | "
+                    f"{m['load_min']:.1f} / {m['load_median']:.1f} / {m['load_max']:.1f} | {m['steal_ms']:.0f} | {u} |")
     return "\n".join(rows)
 
 
-def load_warnings(paths):
-    lines = []
+def load_data(paths):
+    out = []
     for path in paths:
         n = above = 0
         top, cpus = 0.0, None
@@ -216,13 +251,18 @@ def load_warnings(paths):
             if la > c:
                 above += 1
             top = max(top, la)
-        if above:
-            lines.append(f"- **Warning, load above the CPU count**: {path}: {above} of its {n} runs started at a "
-                         f"load average (1 min) above its {cpus} CPUs, up to {top:.1f}.")
+        out.append({"path": path, "runs": n, "above": above, "cpus": cpus, "load_max": top})
+    return out
+
+
+def load_warnings(paths):
+    lines = [f"- **Warning, load above the CPU count**: {x['path']}: {x['above']} of its {x['runs']} runs started at a "
+             f"load average (1 min) above its {x['cpus']} CPUs, up to {x['load_max']:.1f}."
+             for x in load_data(paths) if x["above"]]
     return "\n".join(lines) if lines else "(no run started above its CPU count)"
 
 
-def sched_table(paths):
+def sched_data(paths):
     c = defaultdict(list)
     cpus = set()
     for d in points(paths):
@@ -233,15 +273,49 @@ def sched_table(paths):
         c[d["threads"]].append((run["cpu_ns_per_op"], run["wall_ns_per_op"], run["utilisation"],
                                 s["vcsw_per_kop"], s["ivcsw_per_kop"], s["runq_ns_per_kop"],
                                 s["migrations_per_kop"]))
-    rows = ["| threads | runs | CPU ns/op | wall ns/op | utilisation | CPUs / threads | voluntary switches per 1k ops | involuntary per 1k ops | migrations per 1k ops | run-queue delay per op, ns |",
-            "|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"]
+    out = []
     for t in sorted(c):
         v = c[t]
         m = [median([x[i] for x in v if x[i] is not None]) for i in range(7)]
-        f = lambda x, fmt: "-" if x is None else format(x, fmt)
-        rows.append(f"| {t} | {len(v)} | {m[0]:.0f} | {m[1]:.0f} | {m[2]:.3f} | {min(1.0, min(cpus) / t):.3f} | "
-                    f"{f(m[3], '.3f')} | {f(m[4], '.3f')} | {f(m[6], '.3f')} | {f(None if m[5] is None else m[5] / 1000, '.0f')} |")
+        out.append({"threads": t, "runs": len(v), "cpu_ns_per_op": m[0], "wall_ns_per_op": m[1],
+                    "utilisation": m[2], "cpus_per_thread": min(1.0, min(cpus) / t),
+                    "vcsw_per_kop": m[3], "ivcsw_per_kop": m[4], "migrations_per_kop": m[6],
+                    "runq_ns_per_op": None if m[5] is None else m[5] / 1000})
+    return out
+
+
+def sched_table(paths):
+    rows = ["| threads | runs | CPU ns/op | wall ns/op | utilisation | CPUs / threads | voluntary switches per 1k ops | involuntary per 1k ops | migrations per 1k ops | run-queue delay per op, ns |",
+            "|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"]
+    f = lambda x, fmt: "-" if x is None else format(x, fmt)
+    for r in sched_data(paths):
+        rows.append(f"| {r['threads']} | {r['runs']} | {r['cpu_ns_per_op']:.0f} | {r['wall_ns_per_op']:.0f} | "
+                    f"{r['utilisation']:.3f} | {r['cpus_per_thread']:.3f} | {f(r['vcsw_per_kop'], '.3f')} | "
+                    f"{f(r['ivcsw_per_kop'], '.3f')} | {f(r['migrations_per_kop'], '.3f')} | {f(r['runq_ns_per_op'], '.0f')} |")
     return "\n".join(rows)
+
+
+def runs_data(paths):
+    """One flat record per ok run (JSON only): what the prose quotes beside the tables."""
+    out = []
+    for path in paths:
+        for d in points([path]):
+            r = d["result"]
+            run = r["run"]
+            s = run.get("sched") or {}
+            p = r.get("probes") or {}
+            proc = (p.get("process") or {}).get("rcu") or {}
+            store = (p.get("process") or {}).get("store") or {}
+            out.append({"file": path, "variant": d["variant"], "threads": d["threads"],
+                        "block": d["block"], "seconds": d["seconds"],
+                        "wall_ns_per_op": run["wall_ns_per_op"], "cpu_ns_per_op": run["cpu_ns_per_op"],
+                        "utilisation": run["utilisation"], "vcsw_per_kop": s.get("vcsw_per_kop"),
+                        "load1": r["env"]["loadavg"][0],
+                        "writes": (run.get("churn") or {}).get("writes"),
+                        "store_writes": store.get("write_locks"),
+                        "syncs": sum(x["syncs"] for x in proc.values()),
+                        "store_syncs": (proc.get("method_store") or {}).get("syncs")})
+    return out
 
 
 def points_table(path):
@@ -269,29 +343,31 @@ def points_table(path):
     return "\n".join(rows)
 
 
+KINDS = {  # kind: (table, data, takes one argument)
+    "probes": (lambda a: probes_table(a), probes_data, False),
+    "machine": (lambda a: machine_table(a), machine_data, False),
+    "sched": (lambda a: sched_table(a), sched_data, False),
+    "load": (lambda a: load_warnings(a), load_data, False),
+    "attribution": (lambda a: attribution_table(a), None, False),
+    "runs": (None, runs_data, False),
+    "points": (lambda a: points_table(a[0]), None, True),
+    "facts": (lambda a: facts(a[0]), lambda a: facts_data(a[0]), True),
+}
+
+
 def main(argv):
-    if len(argv) == 3 and argv[1] == "points":
-        print(points_table(argv[2]))
-        return 0
-    if len(argv) >= 3 and argv[1] == "sched":
-        print(sched_table(argv[2:]))
-        return 0
-    if len(argv) >= 3 and argv[1] == "machine":
-        print(machine_table(argv[2:]))
-        return 0
-    if len(argv) >= 3 and argv[1] == "load":
-        print(load_warnings(argv[2:]))
-        return 0
-    if len(argv) == 3 and argv[1] == "facts":
-        print(facts(argv[2]))
-        return 0
-    if len(argv) < 3 or argv[1] not in ("probes", "attribution"):
-        sys.stderr.write(__doc__)
+    args = [a for a in argv[1:] if a != "--json"]
+    as_json = len(args) < len(argv) - 1
+    k = KINDS.get(args[0]) if args else None
+    if k is None or len(args) < 2 or (k[2] and len(args) != 2) or k[1 if as_json else 0] is None:
+        sys.stderr.write("counts.py: usage: counts.py KIND [--json] ARGS, KIND one of %s"
+                         " (points, attribution: table only; runs: --json only; points, facts:"
+                         " one argument); see the top of counts.py\n" % ", ".join(KINDS))
         return 2
-    if argv[1] == "probes":
-        print(probes_table(argv[2:]))
+    if as_json:
+        print(json.dumps(k[1](args[1:]), indent=1, sort_keys=True))
     else:
-        print(attribution_table(argv[2:]))
+        print(k[0](args[1:]))
     return 0
 
 

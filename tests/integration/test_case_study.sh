@@ -150,6 +150,34 @@ while read -r status what; do
 done < "$TMP/exact"
 [ -s "$TMP/exact" ] || fail "the exact-count checks printed nothing"
 
+# Every number in the prose is a <!-- num ... --> marker, filled from JSON: the
+# text must be what its expression gives (regen-tables.py --check names each one
+# that is not).
+if python3 docs/case-study-24344/regen-tables.py --check "$RCUPROF" "$DOC" > "$TMP/nums" 2>&1; then
+    pass "$(tail -1 "$TMP/nums")"
+else
+    fail "numbers in the prose disagree with the data:"; cat "$TMP/nums"
+fi
+n=$(grep -c '<!-- num ' "$DOC")
+[ "$n" -ge 40 ] && pass "$n number markers" || fail "only $n number markers in $DOC"
+# ... and no measured-looking number (a decimal, a percentage, a thousands
+# separator) stands outside a marker, a table, code or a heading, except these
+# (not measurements: versions, the seed's own quoted figures, set options).
+python3 - "$DOC" > "$TMP/loose" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+for pat in (r"<!-- rcuprof:table.*?<!-- /rcuprof:table -->", r"<!-- num .*?<!-- /num -->",
+            r"<!--.*?-->", r"```.*?```", r"`[^`]*`", r"\]\([^)]*\)", r"(?m)^#[^\n]*$",
+            r"(section|methodology\.md,?)\s+\d+\.\d+"):
+    s = re.sub(pat, "", s, flags=re.S)
+allowed = {"3.5.7", "6.5%", "0.2045", "0.1920", "12.2", "1,000", "4,999", "0.3"}
+for t in re.findall(r"[\d][\d.,%]*\d%?|\d%", s):
+    if ("." in t or "%" in t or "," in t) and t not in allowed:
+        print(t)
+PY
+[ -s "$TMP/loose" ] && fail "numbers outside a marker in $DOC: $(tr '\n' ' ' < "$TMP/loose")" \
+    || pass "no measured number outside a marker"
+
 # The exact counts the text states are a counts.py "facts" block, regenerated above.
 grep -q "<!-- rcuprof:table counts facts " "$DOC" && pass "the document has a facts block" \
     || fail "the document has no counts.py facts block"
