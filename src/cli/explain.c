@@ -1021,16 +1021,11 @@ static int explain_check_variant(struct explain *x)
         rcuprof_err("%s", err);
         return RCUPROF_ERR_USAGE;
     }
-    ok = rcuprof_variant_name_ok(x->variant)
-         && rcuprof_variant_usable("explain", x->variant, known, x->drv,
-                                   sizeof(x->drv)) == 0;
+    ok = rcuprof_variant_usable("explain", x->variant, known, x->drv,
+                                sizeof(x->drv)) == 0;
     json_decref(known);
-    if (!ok) {
-        if (!rcuprof_variant_name_ok(x->variant))
-            rcuprof_err("explain: unknown variant '%s': 'rcuprof variants' lists them",
-                        x->variant);
+    if (!ok)
         return RCUPROF_ERR_USAGE;
-    }
     x->opts = json_is_object(x->spec_opts)
               ? json_deep_copy(x->spec_opts) : json_object();
     json_object_del(x->opts, "pin");
