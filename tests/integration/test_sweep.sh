@@ -326,14 +326,13 @@ assert rows and all(r['state'] == 'unknown' and int(r['runs_unknown']) == int(r[
 # Crashed points are left out and named.
 "$RCUPROF" compare "$TMP/s3/results.jsonl" 2>/dev/null | grep -q "failed runs, left out: $B@1 x2" \
     && pass "failed runs named in the notes" || fail "failed runs note"
-# A torn last line is ignored with a warning; a corrupt middle line skipped.
+# A torn last line is ignored with a warning; a corrupt middle line refused.
 cp "$TMP/s1/results.jsonl" "$TMP/torn.jsonl"
 printf '{"type":"po' >> "$TMP/torn.jsonl"
 "$RCUPROF" compare "$TMP/torn.jsonl" >/dev/null 2>"$TMP/torn.err" && grep -q "torn last line ignored" "$TMP/torn.err" \
     && pass "torn line: warning, table still made" || fail "torn: $(cat "$TMP/torn.err")"
 { head -3 "$TMP/s1/results.jsonl"; echo 'garbage'; tail -n +4 "$TMP/s1/results.jsonl"; } > "$TMP/mid.jsonl"
-"$RCUPROF" compare "$TMP/mid.jsonl" >/dev/null 2>"$TMP/mid.err" && grep -q "1 corrupt line(s) skipped, the first at line 4" "$TMP/mid.err" \
-    && pass "corrupt line: warning, table still made" || fail "corrupt middle: $(cat "$TMP/mid.err")"
+expect_error 2 "$TMP/mid.jsonl line 4 is not a valid point (not JSON" "$RCUPROF" compare "$TMP/mid.jsonl"
 echo 'this is not json' > "$TMP/notjson.jsonl"
 expect_error 2 "is not a results file" "$RCUPROF" compare "$TMP/notjson.jsonl"
 tail -n +2 "$TMP/s1/results.jsonl" > "$TMP/nohdr.jsonl"
