@@ -289,6 +289,13 @@ static void read_rtt_window(const json_t *res, rcuprof_record *r)
 
 /* ---- the rule of a measurement ---------------------------------------- */
 
+/* Equal but for rounding (a relative 1e-6: the driver divides the very
+ * integers it writes; a hand-made result may round them). */
+static int same(double a, double b)
+{
+    return fabs(a - b) <= 1e-6 * fmax(fabs(a), fabs(b));
+}
+
 static void check(const json_t *res, rcuprof_record *r)
 {
     const json_t *run = json_object_get(res, "run");
@@ -314,6 +321,30 @@ static void check(const json_t *res, rcuprof_record *r)
     if (!(r->cpu_ns_per_op >= 0) || !isfinite(r->cpu_ns_per_op)) {
         snprintf(r->why, sizeof(r->why),
                  "run.cpu_ns_per_op is not a number of at least 0");
+        return;
+    }
+    if (r->wall_ns_per_op > RCUPROF_RECORD_MAX_NS_PER_OP
+        || r->cpu_ns_per_op > RCUPROF_RECORD_MAX_NS_PER_OP) {
+        snprintf(r->why, sizeof(r->why),
+                 "run.%s_ns_per_op %.3g is above %.3g, one op in a day-long run on 1,024 threads",
+                 r->wall_ns_per_op > RCUPROF_RECORD_MAX_NS_PER_OP ? "wall"
+                                                                  : "cpu",
+                 fmax(r->wall_ns_per_op, r->cpu_ns_per_op),
+                 RCUPROF_RECORD_MAX_NS_PER_OP);
+        return;
+    }
+    if (r->ops > 0 && r->threads > 0 && isfinite(r->wall_ns)
+        && !same(r->wall_ns_per_op, r->wall_ns * r->threads / r->ops)) {
+        snprintf(r->why, sizeof(r->why),
+                 "run.wall_ns_per_op %.6g is not run.wall_ns x threads / ops (%.6g)",
+                 r->wall_ns_per_op, r->wall_ns * r->threads / r->ops);
+        return;
+    }
+    if (r->ops > 0 && isfinite(r->cpu_ns)
+        && !same(r->cpu_ns_per_op, r->cpu_ns / r->ops)) {
+        snprintf(r->why, sizeof(r->why),
+                 "run.cpu_ns_per_op %.6g is not run.cpu_ns / ops (%.6g)",
+                 r->cpu_ns_per_op, r->cpu_ns / r->ops);
         return;
     }
     r->ok = 1;

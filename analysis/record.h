@@ -7,7 +7,10 @@
  * One rule for a bad value.  A member a run did not collect (absent or
  * null) is NAN (numbers), 0 (counts) or empty (text) here.  The record is a
  * measurement (ok = 1) only when run.wall_ns_per_op is a number > 0,
- * run.cpu_ns_per_op a number >= 0 and run.threads, when present, an
+ * run.cpu_ns_per_op a number >= 0, both at most
+ * RCUPROF_RECORD_MAX_NS_PER_OP and, where run.wall_ns, run.ops and
+ * run.threads are given, equal to wall_ns x threads / ops and cpu_ns / ops
+ * (what the driver computes them from), and run.threads, when present, an
  * integer >= 1; otherwise ok = 0 and why names the member and what is
  * wrong with it.  Every reader treats a record that is not ok the same
  * way: not a measurement (a results file skips the line as corrupt,
@@ -26,6 +29,11 @@
 /* shards of a method store the decoder keeps (4.0 has 4) */
 # define RCUPROF_RECORD_MAX_SHARDS 16
 # define RCUPROF_RECORD_MAX_RTT 64
+/* The most ns/op a run can record: a single op in the longest run any
+ * command allows (--timeout's 86,400 s) on the most threads (1,024), as
+ * wall_ns_per_op is wall_ns x threads / ops: 8.64e13 ns x 1024.  A larger
+ * figure did not come from a run. */
+# define RCUPROF_RECORD_MAX_NS_PER_OP (86400e9 * 1024)
 
 /* The machine state a run ran in (analysis/state.h): set by the
  * classification over a results file, never by the decoder. */

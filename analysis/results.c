@@ -194,35 +194,58 @@ static int check_header(json_t *h, char *err, size_t errlen)
     return 0;
 }
 
-/* One point line into p; -1 if it is not a valid point. */
+/* One point line into p; -1 with why if it is not a valid point. */
 static int parse_point(rcuprof_results *rs, json_t *j, size_t file,
-                       rcuprof_point *p)
+                       rcuprof_point *p, char *why, size_t whylen)
 {
+    static const char *const uints[] = { "block", "threads", "order", "seq" };
+    unsigned *dst[4];
     const char *variant, *msg;
     long vi;
+    size_t k;
 
     memset(p, 0, sizeof(*p));
     rcuprof_record_init(&p->result);
+    dst[0] = &p->block;
+    dst[1] = &p->threads;
+    dst[2] = &p->order;
+    dst[3] = &p->seq;
     if (!json_is_object(j)
         || !json_is_string(json_object_get(j, "type"))
-        || strcmp(json_string_value(json_object_get(j, "type")), "point") != 0)
+        || strcmp(json_string_value(json_object_get(j, "type")), "point") != 0) {
+        snprintf(why, whylen, "not an object of type \"point\"");
         return -1;
+    }
     variant = json_string_value(json_object_get(j, "variant"));
     p->status = rcuprof_point_status_parse(
         json_string_value(json_object_get(j, "status")));
-    if (variant == NULL || p->status < 0
-        || get_uint(j, "block", &p->block) != 0
-        || get_uint(j, "threads", &p->threads) != 0 || p->threads == 0
-        || get_uint(j, "order", &p->order) != 0
-        || get_uint(j, "seq", &p->seq) != 0)
+    if (variant == NULL) {
+        snprintf(why, whylen, "variant is not a string");
         return -1;
+    }
+    if (p->status < 0) {
+        snprintf(why, whylen, "status is not ok, failed, timeout or crashed");
+        return -1;
+    }
+    for (k = 0; k < 4; k++)
+        if (get_uint(j, uints[k], dst[k]) != 0) {
+            snprintf(why, whylen, "%s is not a whole number of at least 0",
+                     uints[k]);
+            return -1;
+        }
+    if (p->threads == 0) {
+        snprintf(why, whylen, "threads is 0");
+        return -1;
+    }
     p->file = file;
     if (p->status == RCUPROF_POINT_OK) {
         /* The one rule (record.h): an ok point is a measurement. */
         rcuprof_record_decode(json_object_get(j, "result"), &p->result);
         p->result.samples = NULL;       /* the line's JSON goes */
-        if (!p->result.ok)
+        if (!p->result.ok) {
+            snprintf(why, whylen, "an ok point's result: %s", p->result.why);
             return -1;
+        }
         if (rs->files[file].host == NULL && p->result.host[0] != '\0') {
             rs->files[file].host = strdup(p->result.host);
             rs->files[file].kernel = strdup(p->result.kernel[0] != '\0'
@@ -230,11 +253,14 @@ static int parse_point(rcuprof_results *rs, json_t *j, size_t file,
         }
     }
     msg = json_string_value(json_object_get(j, "message"));
-    if (msg != NULL && (p->message = strdup(msg)) == NULL)
+    if (msg != NULL && (p->message = strdup(msg)) == NULL) {
+        snprintf(why, whylen, "out of memory");
         return -1;
+    }
     vi = rcuprof_results_variant(rs, variant, 1);
     if (vi < 0) {
         free(p->message);
+        snprintf(why, whylen, "out of memory");
         return -1;
     }
     p->variant = (size_t)vi;
@@ -397,12 +423,14 @@ int rcuprof_results_read(rcuprof_results *rs, const char *path,
                 rs->points = np;
                 rs->cap = cap;
             }
-            if (j != NULL && parse_point(rs, j, fi, &p) == 0) {
+            if (j == NULL)
+                snprintf(why, sizeof(why), "not JSON: %s", je.text);
+            if (j != NULL && parse_point(rs, j, fi, &p, why, sizeof(why)) == 0) {
                 rs->points[rs->npoints++] = p;
                 f->points++;
-            } else if (llen > 0) {
-                if (f->n_corrupt++ == 0)
-                    f->first_corrupt = lineno;
+            } else if (llen > 0 && f->n_corrupt++ == 0) {
+                f->first_corrupt = lineno;
+                snprintf(f->corrupt_why, sizeof(f->corrupt_why), "%s", why);
             }
             json_decref(j);
         }

@@ -62,6 +62,7 @@ typedef struct rcuprof_results_file_st {
     size_t lines;               /* complete lines, header included */
     size_t n_corrupt;           /* point lines skipped (not JSON, bad) */
     size_t first_corrupt;       /* 1-based line number of the first */
+    char corrupt_why[256];      /* what is wrong with the first */
     int torn;                   /* the last line had no newline: ignored */
     uint64_t good_len;          /* bytes up to the end of the last
                                  * complete line */
@@ -88,8 +89,10 @@ typedef struct rcuprof_results_st {
  * header (JSON object, type "header", schema RCUPROF_RESULTS_SCHEMA, a
  * spec whose hash is spec_hash): -1 with a one-line reason in err.  A
  * later line that is not a valid point (an ok point's result must decode
- * as a measurement, record.h) is skipped and counted (n_corrupt); a last
- * line without its newline is ignored (torn).
+ * as a measurement, record.h) is skipped and counted (n_corrupt, the
+ * first's line and reason kept); a last line without its newline is
+ * ignored (torn).  The commands that analyse refuse a file with a corrupt
+ * line (src/cli/command.c); sweep --resume runs its points again.
  */
 int rcuprof_results_read(rcuprof_results *rs, const char *path,
                          char *err, size_t errlen);

@@ -191,13 +191,19 @@ json_t *rcuprof_attribute_record(const struct rcuprof_record_st *rec,
                                  size_t n);
 
 /*
- * command.c: read every path into rs, printing a warning line for skipped
- * lines; on an error prints the one-line message (prefixed with cmd) and
- * returns -1.
+ * command.c: read every path into rs: results files of rcuprof sweep of
+ * one experiment (no whatif's, the same driver options), each once, every
+ * line a valid point but a torn last one.  On an error prints the
+ * one-line message (prefixed with cmd) and returns -1.  A torn last line
+ * is said by the caller: rcuprof_results_warn_torn once the command goes
+ * on, or rcuprof_results_torn's " (FILE: ...)" at the end of its error.
  */
 struct rcuprof_results_st;
 int rcuprof_results_load_all(struct rcuprof_results_st *rs,
                              char *const *paths, size_t n, const char *cmd);
+void rcuprof_results_warn_torn(const struct rcuprof_results_st *rs);
+const char *rcuprof_results_torn(const struct rcuprof_results_st *rs,
+                                 char *buf, size_t n);
 
 /*
  * command.c: what compare and report make of results files: the

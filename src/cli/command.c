@@ -7,6 +7,7 @@
 #include "scaling.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -197,6 +198,85 @@ int rcuprof_cmd_opt_duration(void *target, const struct rcuprof_opt *row,
     return -1;
 }
 
+/*
+ * The first driver option (by name) that differs between two sweeps'
+ * spec.options, as "--churn query in A, not given in B"; 0, or -1 when
+ * they agree.
+ */
+static int options_differ(const rcuprof_results_file *a,
+                          const rcuprof_results_file *b, char *buf, size_t n)
+{
+    const json_t *oa = json_object_get(json_object_get(a->header, "spec"),
+                                       "options");
+    const json_t *ob = json_object_get(json_object_get(b->header, "spec"),
+                                       "options");
+    const json_t *pair[2] = { oa, ob }, *v, *x, *y;
+    const char *key, *first = NULL;
+    char va[64], vb[64];
+    int k;
+
+    for (k = 0; k < 2; k++)
+        json_object_foreach((json_t *)pair[k], key, v) {
+            x = json_object_get(oa, key);
+            y = json_object_get(ob, key);
+            if ((x == NULL || y == NULL || !json_equal(x, y))
+                && (first == NULL || strcmp(key, first) < 0))
+                first = key;
+        }
+    if (first == NULL)
+        return -1;
+    x = json_object_get(oa, first);
+    y = json_object_get(ob, first);
+    snprintf(va, sizeof(va), "%s", x == NULL ? "not given"
+             : json_is_string(x) ? json_string_value(x) : "set");
+    snprintf(vb, sizeof(vb), "%s", y == NULL ? "not given"
+             : json_is_string(y) ? json_string_value(y) : "set");
+    snprintf(buf, n, "--%s %s in %s, %s in %s", first, va, a->path, vb,
+             b->path);
+    return 0;
+}
+
+/*
+ * The checks of one results file just read (file i of rs) against what
+ * compare, report and explain analyse: runs of one experiment, each once.
+ * Runs from different experiments are never pooled: a whatif's (spec.whatif:
+ * each run with a delay armed) or a sweep of other driver options (another
+ * workload) is refused, as is the same sweep given twice.  A line that is
+ * not a valid point is refused too: the table would be printed as if the
+ * file were whole.  0, or -1 with the one-line error printed.
+ */
+static int check_file(const rcuprof_results *rs, size_t i, const char *cmd)
+{
+    const rcuprof_results_file *f = &rs->files[i];
+    char diff[400];
+    size_t k;
+
+    if (json_object_get(json_object_get(f->header, "spec"), "whatif")
+        != NULL) {
+        rcuprof_err("%s: %s is a whatif's results file (rcuprof whatif wrote it; its whatif.md is the analysis): give results files of rcuprof sweep",
+                    cmd, f->path);
+        return -1;
+    }
+    if (f->n_corrupt > 0) {
+        rcuprof_err("%s: %s line %zu is not a valid point (%s): give a results file as rcuprof sweep wrote it (only a torn last line is ignored)",
+                    cmd, f->path, f->first_corrupt, f->corrupt_why);
+        return -1;
+    }
+    for (k = 0; k < i; k++) {
+        if (json_equal(rs->files[k].header, f->header)) {
+            rcuprof_err("%s: %s and %s are the same sweep (one header): give each results file once",
+                        cmd, rs->files[k].path, f->path);
+            return -1;
+        }
+        if (options_differ(&rs->files[k], f, diff, sizeof(diff)) == 0) {
+            rcuprof_err("%s: %s and %s are different experiments (%s): give results files of sweeps with the same driver options",
+                        cmd, rs->files[k].path, f->path, diff);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int rcuprof_results_load_all(rcuprof_results *rs, char *const *paths,
                              size_t n, const char *cmd)
 {
@@ -204,28 +284,46 @@ int rcuprof_results_load_all(rcuprof_results *rs, char *const *paths,
     size_t i;
 
     for (i = 0; i < n; i++) {
-        const rcuprof_results_file *f;
-
         if (rcuprof_results_read(rs, paths[i], err, sizeof(err)) != 0) {
             rcuprof_err("%s: %s", cmd, err);
             return -1;
         }
-        f = &rs->files[rs->nfiles - 1];
-        if (f->n_corrupt > 0)
-            fprintf(stderr, "rcuprof: warning: %s: %zu corrupt line(s) skipped, the first at line %zu\n",
-                    f->path, f->n_corrupt, f->first_corrupt);
-        if (f->torn)
-            fprintf(stderr, "rcuprof: warning: %s: torn last line ignored (rcuprof sweep --resume completes the sweep)\n",
-                    f->path);
+        if (check_file(rs, rs->nfiles - 1, cmd) != 0)
+            return -1;
     }
     return 0;
+}
+
+const char *rcuprof_results_torn(const rcuprof_results *rs, char *buf,
+                                 size_t n)
+{
+    size_t i;
+
+    buf[0] = '\0';
+    for (i = 0; i < rs->nfiles; i++)
+        if (rs->files[i].torn) {
+            snprintf(buf, n, " (%s: its torn last line was ignored)",
+                     rs->files[i].path);
+            break;
+        }
+    return buf;
+}
+
+void rcuprof_results_warn_torn(const rcuprof_results *rs)
+{
+    size_t i;
+
+    for (i = 0; i < rs->nfiles; i++)
+        if (rs->files[i].torn)
+            fprintf(stderr, "rcuprof: warning: %s: torn last line ignored (rcuprof sweep --resume completes the sweep)\n",
+                    rs->files[i].path);
 }
 
 int rcuprof_cmd_analyse(const char *cmd, char *const *paths, size_t n,
                         const char *baseline, int metric, int scaling,
                         int by_state, struct rcuprof_analysed *a)
 {
-    char err[1024], bname[96];
+    char err[1024], bname[96], torn[PATH_MAX + 64];
     size_t v;
 
     memset(a, 0, sizeof(*a));
@@ -235,6 +333,7 @@ int rcuprof_cmd_analyse(const char *cmd, char *const *paths, size_t n,
     }
     if (rcuprof_results_load_all(&a->rs, paths, n, cmd) != 0)
         return RCUPROF_ERR_USAGE;
+    rcuprof_results_torn(&a->rs, torn, sizeof(torn));
     if (a->rs.nvariants == 1 && baseline != NULL
         && strcmp(baseline, a->rs.variants[0]) != 0) {
         rcuprof_err("%s: --baseline '%s' is not in the results: give one of their variants",
@@ -248,7 +347,7 @@ int rcuprof_cmd_analyse(const char *cmd, char *const *paths, size_t n,
                                sizeof(err))
          : rcuprof_table_describe(&a->rs, metric, &a->t, err,
                                   sizeof(err))) != 0) {
-        rcuprof_err("%s: %s", cmd, err);
+        rcuprof_err("%s: %s%s", cmd, err, torn);
         return RCUPROF_ERR_USAGE;
     }
     a->cmp = &a->t;
@@ -260,11 +359,12 @@ int rcuprof_cmd_analyse(const char *cmd, char *const *paths, size_t n,
     if (by_state) {
         if (rcuprof_table_build_states(&a->rs, baseline, metric, 1, &a->ts,
                                        err, sizeof(err)) != 0) {
-            rcuprof_err("%s: %s", cmd, err);
+            rcuprof_err("%s: %s%s", cmd, err, torn);
             return RCUPROF_ERR_USAGE;
         }
         a->cmp = &a->ts;
     }
+    rcuprof_results_warn_torn(&a->rs);
     if (!scaling && a->compared)
         return RCUPROF_OK;
     a->scaling = calloc(a->t.nvariants, sizeof(*a->scaling));

@@ -943,6 +943,31 @@ static void cases_from_findings(struct explain *x)
 }
 
 /*
+ * A sweep with no step to explain (one thread count, or no dip and no
+ * separated knee): the one-line refusal, RCUPROF_ERR_USAGE.
+ */
+static int explain_nothing(const struct explain *x)
+{
+    struct rcuprof_sb c = { 0 };
+    const char *what = x->nfiles == 1 ? x->files[0] : "the results";
+    size_t i;
+
+    for (i = 0; i < x->det.ncounts; i++)
+        rcuprof_sb_printf(&c, "%s%u", i > 0 ? ", " : "",
+                          x->det.counts[i].threads);
+    if (x->det.ncounts < 2)
+        rcuprof_err("explain: %s holds %s at %s thread count%s%s%s: explain needs a sweep of 2 or more thread counts, or --threads LIST",
+                    what, x->variant, x->det.ncounts == 0 ? "no" : "one",
+                    x->det.ncounts == 0 ? "" : " (",
+                    c.p != NULL ? c.p : "", x->det.ncounts == 0 ? "" : ")");
+    else
+        rcuprof_err("explain: %s holds no dip and no separated knee of %s (threads %s): explain needs a flagged step, or --threads LIST to run chosen ones",
+                    what, x->variant, c.p);
+    free(c.p);
+    return RCUPROF_ERR_USAGE;
+}
+
+/*
  * Pick the cases: from the sweep, every variant's detection and the one to
  * run (--variant, else the first with a flagged finding, else the first),
  * its driver options and baseline placement, its flagged findings; or the
@@ -998,6 +1023,9 @@ static int explain_pick_cases(struct explain *x)
                      json_string_value(json_object_get(x->spec_opts, "pin")));
         if (x->nlist == 0)
             cases_from_findings(x);
+        if (x->nlist == 0 && x->ncases == 0)
+            return explain_nothing(x);
+        rcuprof_results_warn_torn(&x->rs);
     }
     for (i = 0; i < x->nlist; i++) {
         x->cases[x->ncases].target = x->list[i];
@@ -1021,16 +1049,11 @@ static int explain_check_variant(struct explain *x)
         rcuprof_err("%s", err);
         return RCUPROF_ERR_USAGE;
     }
-    ok = rcuprof_variant_name_ok(x->variant)
-         && rcuprof_variant_usable("explain", x->variant, known, x->drv,
-                                   sizeof(x->drv)) == 0;
+    ok = rcuprof_variant_usable("explain", x->variant, known, x->drv,
+                                sizeof(x->drv)) == 0;
     json_decref(known);
-    if (!ok) {
-        if (!rcuprof_variant_name_ok(x->variant))
-            rcuprof_err("explain: unknown variant '%s': 'rcuprof variants' lists them",
-                        x->variant);
+    if (!ok)
         return RCUPROF_ERR_USAGE;
-    }
     x->opts = json_is_object(x->spec_opts)
               ? json_deep_copy(x->spec_opts) : json_object();
     json_object_del(x->opts, "pin");

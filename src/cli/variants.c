@@ -103,6 +103,18 @@ static int defined_elsewhere(const json_t *known, const char *variant)
     return 0;
 }
 
+/* Is l an item of the ", "-separated list? */
+static int list_has(const char *list, const char *l)
+{
+    size_t n = strlen(l);
+    const char *p;
+
+    for (p = list; (p = strstr(p, l)) != NULL; p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == '\0' || p[n] == ','))
+            return 1;
+    return 0;
+}
+
 /*
  * One line saying why VARIANT cannot be measured here and what to build,
  * or 0 when it is defined and its driver exists (path in drv).  known:
@@ -116,6 +128,21 @@ int rcuprof_variant_usable(const char *cmd, const char *variant,
     const json_t *v;
     int line_known = 0, rc = -1;
 
+    if (strchr(variant, '@') != NULL && !line_ok(line)) {
+        struct rcuprof_sb lines = { 0 };
+
+        json_object_foreach((json_t *)known, name, v) {
+            const char *l = rcuprof_variant_line(name);
+
+            if (lines.p == NULL || !list_has(lines.p, l))
+                rcuprof_sb_printf(&lines, "%s%s", lines.len > 0 ? ", " : "",
+                                  l);
+        }
+        rcuprof_err("%s: variant '%s': after @ give an OpenSSL line, MAJOR.MINOR (this build has %s): 'rcuprof variants' lists the variants",
+                    cmd, variant, lines.p != NULL ? lines.p : "none");
+        free(lines.p);
+        return -1;
+    }
     json_object_foreach((json_t *)known, name, v) {
         const char *l = rcuprof_variant_line(name);
 

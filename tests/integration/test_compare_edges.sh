@@ -22,7 +22,7 @@
 #           5x the median, counted none: the median was a stall), and
 #           2 runs of which one stalls: counted (the median rule could
 #           flag nothing at n = 2).
-#   corrupt: 4 blocks, cand's last line corrupt: the change (+5%, from
+#   corrupt: 4 blocks, cand's last line torn (ignored): the change (+5%, from
 #           the 3 common blocks) and the cells (-13.8%, every run) differ
 #           in sign; the change is marked [^b] and a note gives the common
 #           blocks' geometric means, whose ratio is the change;
@@ -111,7 +111,7 @@ write("corrupt", {"base": [100.0, 200.0, 300.0, 400.0],
 lines = open("%s/corrupt.jsonl" % tmp).read().split("\n")
 assert '"variant": "cand"' in lines[-2], lines[-2]
 lines[-2] = lines[-2][:40]
-open("%s/corrupt.jsonl" % tmp, "w").write("\n".join(lines))
+open("%s/corrupt.jsonl" % tmp, "w").write("\n".join(lines[:-1]))
 write("cpuzero", {"base": [100.0, 110.0, 105.0, 120.0],
                   "cand": [90.0, 95.0, 99.0, 93.0]}, 4)
 # aa: a is base x 0.8; b is a again (quiet), a x 1.10 (moved), or a with

@@ -100,6 +100,10 @@ r = json.load(open("$TMP/template.json"))
 r["run"]["threads"] = t
 r["run"]["wall_ns_per_op"] = w
 r["run"]["cpu_ns_per_op"] = w
+# the raw members the per-op figures are (record.h: they must agree)
+r["run"]["ops"] = 10 ** 7
+r["run"]["wall_ns"] = round(w * 10 ** 7 / t)
+r["run"]["cpu_ns"] = round(w * 10 ** 7)
 r["run"]["ops_per_s"] = 1e9 / w
 r["run"]["delay"] = None if unarmed else {"site": args["delay-site"], "where": "library", "ns": d,
     "ticks": d, "calls": 2000, "calls_per_op": 2.0, "delay_ns_per_call": float(spent),

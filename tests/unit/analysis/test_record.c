@@ -187,12 +187,20 @@ static void test_rule(void **state)
         { __LINE__, "wall_ns_per_op", NULL, 0, "run.wall_ns_per_op" },
         { __LINE__, "cpu_ns_per_op", "-1", 0, "run.cpu_ns_per_op" },
         { __LINE__, "cpu_ns_per_op", "null", 0, "run.cpu_ns_per_op" },
-        { __LINE__, "cpu_ns_per_op", "0", 1, NULL },
+        /* 0 is a measurement (test_bound), but not beside cpu_ns 1.5 ms. */
+        { __LINE__, "cpu_ns_per_op", "0", 0, "is not run.cpu_ns / ops (750)" },
         { __LINE__, "threads", "0", 0, "run.threads" },
         { __LINE__, "threads", "1.5", 0, "run.threads" },
         /* A results file's synthetic result may leave threads out. */
         { __LINE__, "threads", NULL, 1, NULL },
         { __LINE__, "ops_per_s", "null", 1, NULL },
+        /* Implausible: above one op in a day-long run on 1,024 threads,
+         * or not what wall_ns, threads, cpu_ns and ops give. */
+        { __LINE__, "wall_ns_per_op", "1e308", 0, "run.wall_ns_per_op 1e+308 is above" },
+        { __LINE__, "cpu_ns_per_op", "1e17", 0, "run.cpu_ns_per_op 1e+17 is above" },
+        { __LINE__, "wall_ns_per_op", "1000.5", 0, "is not run.wall_ns x threads / ops (1000)" },
+        { __LINE__, "cpu_ns_per_op", "74", 0, "is not run.cpu_ns / ops (750)" },
+        { __LINE__, "wall_ns", NULL, 1, NULL },
     };
     size_t i;
 
@@ -217,6 +225,37 @@ static void test_rule(void **state)
                       || strchr(r.why, '\n') != NULL))
             fail_msg("line %d: why '%s' lacks '%s'", rows[i].line, r.why,
                      rows[i].why);
+        json_decref(res);
+    }
+}
+
+/* Without wall_ns, ops and cpu_ns (a synthetic results file) only the
+ * bound applies: RCUPROF_RECORD_MAX_NS_PER_OP is accepted, above it not. */
+static void test_bound(void **state)
+{
+    static const struct {
+        int line;
+        double wall, cpu;
+        int ok;
+    } rows[] = {
+        { __LINE__, RCUPROF_RECORD_MAX_NS_PER_OP, 0, 1 },
+        { __LINE__, 8.9e16, 1, 0 },
+        { __LINE__, 100, RCUPROF_RECORD_MAX_NS_PER_OP, 1 },
+        { __LINE__, 100, 8.9e16, 0 },
+    };
+    size_t i;
+
+    (void)state;
+    assert_true(RCUPROF_RECORD_MAX_NS_PER_OP == 8.84736e16);
+    for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        json_t *res = json_pack("{s:{s:f, s:f}}", "run", "wall_ns_per_op",
+                                rows[i].wall, "cpu_ns_per_op", rows[i].cpu);
+        rcuprof_record r;
+
+        rcuprof_record_decode(res, &r);
+        if (r.ok != rows[i].ok)
+            fail_msg("line %d: ok %d, wanted %d (%s)", rows[i].line, r.ok,
+                     rows[i].ok, r.why);
         json_decref(res);
     }
 }
@@ -371,6 +410,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_members_in_schema),
         cmocka_unit_test(test_rule),
+        cmocka_unit_test(test_bound),
         cmocka_unit_test(test_figures),
         cmocka_unit_test(test_placed),
         cmocka_unit_test(test_delay),

@@ -234,6 +234,9 @@ static void test_read_torn_and_corrupt(void **state)
     assert_int_equal(rs.npoints, 3);
     assert_int_equal(rs.files[0].n_corrupt, 2);
     assert_int_equal(rs.files[0].first_corrupt, 4);
+    /* The first's reason, one line, for the commands' refusal. */
+    assert_true(strncmp(rs.files[0].corrupt_why, "not JSON: ", 10) == 0);
+    assert_null(strchr(rs.files[0].corrupt_why, '\n'));
     assert_int_equal(rs.files[0].torn, 1);
     assert_int_equal(rs.files[0].good_len, good);
     assert_int_equal(rs.files[0].lines, 6);
@@ -247,6 +250,48 @@ static void test_read_torn_and_corrupt(void **state)
     assert_string_equal(rs.files[0].host, "h");
     rcuprof_results_free(&rs);
     free(text);
+}
+
+/* Each wrong shape of a point line is skipped with its reason. */
+static void test_point_shapes(void **state)
+{
+    static const struct {
+        int line;
+        const char *point;
+        const char *why;
+    } rows[] = {
+        { __LINE__, "[1]", "not an object of type \"point\"" },
+        { __LINE__, "{\"type\":\"point\",\"variant\":1}",
+          "variant is not a string" },
+        { __LINE__, "{\"type\":\"point\",\"variant\":\"a\",\"status\":\"yes\"}",
+          "status is not ok, failed, timeout or crashed" },
+        { __LINE__, "{\"type\":\"point\",\"variant\":\"a\",\"status\":\"failed\","
+          "\"block\":\"0\",\"threads\":1,\"order\":0,\"seq\":0}",
+          "block is not a whole number" },
+        { __LINE__, "{\"type\":\"point\",\"variant\":\"a\",\"status\":\"failed\","
+          "\"block\":0,\"threads\":0,\"order\":0,\"seq\":0}", "threads is 0" },
+        { __LINE__, "{\"type\":\"point\",\"variant\":\"a\",\"status\":\"ok\","
+          "\"block\":0,\"threads\":1,\"order\":0,\"seq\":0,\"result\":"
+          "{\"run\":{\"wall_ns_per_op\":1e308,\"cpu_ns_per_op\":1}}}",
+          "an ok point's result: run.wall_ns_per_op 1e+308 is above" },
+    };
+    rcuprof_results rs;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        char *text = header_line("[\"a\"]", 1), *t;
+
+        assert_true(asprintf(&t, "%s%s\n", text, rows[i].point) > 0);
+        free(text);
+        read_text(&rs, "shape", t);
+        if (rs.files[0].n_corrupt != 1 || rs.files[0].first_corrupt != 2
+            || strstr(rs.files[0].corrupt_why, rows[i].why) == NULL)
+            fail_msg("line %d: %zu corrupt, at %zu, '%s'", rows[i].line,
+                     rs.files[0].n_corrupt, rs.files[0].first_corrupt,
+                     rs.files[0].corrupt_why);
+        rcuprof_results_free(&rs);
+    }
 }
 
 static void test_read_bad_files(void **state)
@@ -1374,6 +1419,7 @@ int main(void)
         cmocka_unit_test(test_sha256),
         cmocka_unit_test(test_spec_hash),
         cmocka_unit_test(test_read_torn_and_corrupt),
+        cmocka_unit_test(test_point_shapes),
         cmocka_unit_test(test_read_bad_files),
         cmocka_unit_test(test_table),
         cmocka_unit_test(test_change_resolved),
