@@ -47,13 +47,13 @@ static const struct rcuprof_opt run_rows[] = {
                    "kill the driver after S seconds"),
     RCUPROF_OPTION(RCUPROF_OPT_FLAG, "json", 'j', "", "", 0, 1,
                    struct run_opts, json, NULL,
-                   "print the result JSON instead of the summary"),
+                   "print the result JSON instead of the summary (not with -t)"),
     RCUPROF_OPTION(RCUPROF_OPT_STRING, "output", 'o', "FILE", "", 0, 0,
                    struct run_opts, output, NULL,
                    "also write the result JSON to FILE, atomically"),
     RCUPROF_OPTION(RCUPROF_OPT_FLAG, NULL, 't', "", "", 0, 1,
                    struct run_opts, terse, NULL,
-                   "print one number: wall time per op in microseconds, as perftools prints it (the one figure not in ns/op)"),
+                   "print one number: wall time per op in microseconds, as perftools prints it (the one figure not in ns/op; not with --json)"),
     RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 'h', "", "", 0, 0,
                         "this list"),
 };
@@ -155,6 +155,11 @@ int rcuprof_cmd_run(int argc, char **argv)
     if (first < argc) {
         rcuprof_err("run: unexpected argument '%s': see 'rcuprof run --help'",
                     argv[first]);
+        json_decref(dopts);
+        return RCUPROF_ERR_USAGE;
+    }
+    if (o.terse && o.json) {
+        rcuprof_err("run: -t and --json both print the result: give one (--output FILE keeps the JSON beside -t)");
         json_decref(dopts);
         return RCUPROF_ERR_USAGE;
     }

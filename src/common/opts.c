@@ -8,6 +8,7 @@
 #include "rcuprof_opts.h"
 #include "rcuprof_util.h"
 
+#include <ctype.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdint.h>
@@ -64,6 +65,152 @@ static void store_uint(void *field, size_t size, uint64_t v)
         *(uint32_t *)field = (uint32_t)v;
 }
 
+/*
+ * An OpenSSL property query (property(7)): clauses separated by commas,
+ * each "-NAME", or "[?]NAME" with "=VALUE" or "!=VALUE" or neither; a
+ * NAME is letters, digits and '_' from a letter, in '.'-joined parts; a
+ * VALUE is quoted, a number (+N, -N, N, 0xHEX, 0OCTAL) or a word from a
+ * letter; blanks around any token.  Checked here because OpenSSL fetches
+ * as if no query were given when it cannot parse one.  Returns the end of
+ * what parses: *s == '\0' when all of it does.
+ */
+static const char *pq_blanks(const char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    return s;
+}
+
+static const char *pq_name(const char *s)
+{
+    const char *start = s;
+
+    for (;;) {
+        if (!isalpha((unsigned char)*s))
+            return NULL;
+        while (*++s == '_' || isalnum((unsigned char)*s))
+            ;
+        if (*s != '.')
+            break;
+        s++;
+    }
+    return s - start < 100 ? pq_blanks(s) : NULL;   /* OpenSSL's limit */
+}
+
+/* Digits of BASE, at least one, within int64_t. */
+static const char *pq_digits(const char *s, unsigned base)
+{
+    uint64_t v = 0;
+    const char *start = s;
+
+    for (;; s++) {
+        unsigned d;
+
+        if (*s >= '0' && *s <= '9')
+            d = (unsigned)(*s - '0');
+        else if (base == 16 && isxdigit((unsigned char)*s))
+            d = (unsigned)(tolower((unsigned char)*s) - 'a' + 10);
+        else
+            break;
+        if (d >= base || v > ((uint64_t)INT64_MAX - d) / base)
+            return NULL;
+        v = v * base + d;
+    }
+    return s > start ? s : NULL;
+}
+
+static const char *pq_value(const char *s)
+{
+    const char *e;
+
+    if (*s == '"' || *s == '\'') {
+        e = strchr(s + 1, *s);
+        return e != NULL && e - s - 1 < 1000 ? pq_blanks(e + 1) : NULL;
+    }
+    if (*s == '+' || *s == '-')
+        e = pq_digits(s + 1, 10);
+    else if (s[0] == '0' && s[1] == 'x')
+        e = pq_digits(s + 2, 16);
+    else if (s[0] == '0' && isdigit((unsigned char)s[1]))
+        e = pq_digits(s + 1, 8);
+    else if (isdigit((unsigned char)*s))
+        e = pq_digits(s, 10);
+    else if (isalpha((unsigned char)*s)) {
+        for (e = s; isgraph((unsigned char)*e) && *e != ','; e++)
+            ;
+        if (e - s >= 1000)
+            return NULL;
+    } else
+        return NULL;
+    if (e == NULL || (*e != '\0' && *e != ',' && !isspace((unsigned char)*e)))
+        return NULL;
+    return pq_blanks(e);
+}
+
+static const char *pq_clause(const char *s)
+{
+    if (*s == '-')
+        return pq_name(pq_blanks(s + 1));
+    if (*s == '?')
+        s = pq_blanks(s + 1);
+    if ((s = pq_name(s)) == NULL)
+        return NULL;
+    if (*s == '=')
+        return pq_value(pq_blanks(s + 1));
+    if (s[0] == '!' && s[1] == '=')
+        return pq_value(pq_blanks(s + 2));
+    return s;
+}
+
+static int propq_check(const char *q, char *err, size_t n)
+{
+    const char *s = pq_blanks(q), *next;
+
+    while (*s != '\0') {
+        if (*s == ',') {
+            snprintf(err, n, "--propq '%s': an empty clause at character %d: give clauses such as fips=yes, ?provider=default or -fips, separated by single commas",
+                     q, (int)(s - q) + 1);
+            return -1;
+        }
+        if ((next = pq_clause(s)) == NULL
+            || (*next != '\0' && *next != ',')) {
+            snprintf(err, n, "--propq '%s': cannot parse it from '%s' (OpenSSL would ignore the whole query): give clauses such as fips=yes, ?provider=default or -fips, separated by single commas",
+                     q, s);
+            return -1;
+        }
+        s = next;
+        if (*s == ',') {
+            s = pq_blanks(s + 1);
+            if (*s == '\0') {
+                snprintf(err, n, "--propq '%s': an empty clause after the last comma: give clauses such as fips=yes, ?provider=default or -fips, separated by single commas",
+                         q);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Text options whose value has a syntax of its own, by long name. */
+static const struct {
+    const char *name;
+    int (*check)(const char *arg, char *err, size_t n);
+} text_checks[] = {
+    { "propq", propq_check },
+};
+
+static int text_check(const struct rcuprof_opt *r, const char *arg,
+                      char *err, size_t n)
+{
+    size_t i;
+
+    for (i = 0; r->name != NULL && i < sizeof(text_checks)
+                / sizeof(text_checks[0]); i++)
+        if (strcmp(r->name, text_checks[i].name) == 0)
+            return text_checks[i].check(arg, err, n);
+    return 0;
+}
+
 int rcuprof_opts_apply(const struct rcuprof_opt *r, void *target,
                        const char *arg, char *err, size_t n)
 {
@@ -84,6 +231,8 @@ int rcuprof_opts_apply(const struct rcuprof_opt *r, void *target,
             store_uint(field, r->size, v);
         return 0;
     case RCUPROF_OPT_TEXT:
+        if (text_check(r, arg, err, n) != 0)
+            return -1;
         if (field != NULL && strlen(arg) >= r->size) {
             snprintf(err, n, "--%s is too long: at most %zu characters",
                      r->name, r->size - 1);

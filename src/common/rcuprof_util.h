@@ -91,8 +91,9 @@ int rcuprof_list_check(const char *opt, const char *list, char *err,
 
 /*
  * Thread lists (threadlist.c), as sweeps take them: "1,2,4,8", "4-8",
- * "1-64:x2", "2-16:+2" -> sorted, unique counts, each in
- * 1..RCUPROF_THREADS_MAX.  0, or -1 with a one-line reason in err.
+ * "1-64:x2", "2-16:+2" -> sorted counts, each in 1..RCUPROF_THREADS_MAX
+ * and given once (a count given twice is refused).  0, or -1 with a
+ * one-line reason in err.
  */
 int rcuprof_parse_threads(const char *s, unsigned *out, size_t cap,
                           size_t *n, char *err, size_t errlen);

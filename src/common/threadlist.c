@@ -4,7 +4,8 @@
  *   "4-8"         a range, every count
  *   "1-64:x2"     a range, doubling (1,2,4,...,64)
  *   "2-16:+2"     a range with a step
- * Result: sorted, unique, each in 1..RCUPROF_THREADS_MAX.
+ * Result: sorted, each in 1..RCUPROF_THREADS_MAX.  A count given twice
+ * ("1,1", "1-4,2") is refused: a sweep of it would not be the one asked.
  */
 #include "rcuprof_util.h"
 
@@ -95,6 +96,14 @@ int rcuprof_parse_threads(const char *s, unsigned *out, size_t cap,
                  s, item);
         return -1;
     }
-    *n = rcuprof_sort_uniq_uint(out, k);
+    qsort(out, k, sizeof(*out), rcuprof_sort_cmp_uint);
+    for (*n = 1; *n < k; (*n)++)
+        if (out[*n] == out[*n - 1]) {
+            snprintf(err, errlen,
+                     "thread list '%s': %u is given twice: give each count once",
+                     s, out[*n]);
+            return -1;
+        }
+    *n = k;
     return 0;
 }

@@ -56,6 +56,14 @@ expect_error 2 "--timeout" "$RCUPROF" run --variant "$V" --timeout 0
 expect_error 3 "cannot write" "$RCUPROF" run --variant "$V" -d 10 -w 1 --output "$TMP/missing/r.json"
 [ -e "$TMP/missing" ] && fail "half-written output" || pass "no output after a failed write"
 expect_error 2 "only option is --json" "$RCUPROF" variants --table
+# Two outputs to stdout are one too many: refused, not one of them dropped.
+expect_error 2 "-t and --json both print the result: give one" "$RCUPROF" run --variant "$V" -t --json -d 10
+# A query OpenSSL cannot parse (it would fetch as if none were given).
+expect_error 2 "--propq '?fips=yes,,': an empty clause at character 11" "$RCUPROF" run --variant "$V" --propq '?fips=yes,,' -d 10
+expect_error 2 "--propq 'fips=yes fips=no': cannot parse" "$RCUPROF" run --variant "$V" --propq 'fips=yes fips=no' -d 10
+"$RCUPROF" run --variant "$V" -n 1 -d 50 -w 10 --propq ' ?provider = default , -fips' --json \
+  | python3 -c "import json,sys; d=json.load(sys.stdin); assert d['run']['workload']['propq']==' ?provider = default , -fips', d['run']['workload']" \
+  && pass "a query of every clause form OpenSSL parses is accepted and recorded" || fail "--propq of every clause form"
 
 # The driver protocol's failure modes, with stand-in drivers.
 fake="$TMP/fakebin"

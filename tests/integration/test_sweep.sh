@@ -45,6 +45,11 @@ expect_error 2 "unknown variant 'nope'" "$RCUPROF" sweep --variants "$A",nope --
 expect_error 2 "--threads" "$RCUPROF" sweep --variants "$A","$B" --threads 4-1 --reps 1 --out "$TMP/bad"
 expect_error 2 "--reps '0'" "$RCUPROF" sweep --variants "$A","$B" --threads 1 --reps 0 --out "$TMP/bad"
 expect_error 2 "repeated" "$RCUPROF" sweep --variants "$A","$A" --threads 1 --reps 1 --out "$TMP/bad"
+# A point given twice, directly or through a range or a line alias.
+expect_error 2 "--threads: thread list '1,1': 1 is given twice" "$RCUPROF" sweep --variants "$A","$B" --threads 1,1 --reps 1 --out "$TMP/bad"
+expect_error 2 "2 is given twice" "$RCUPROF" sweep --variants "$A","$B" --threads 1-4,2 --reps 1 --out "$TMP/bad"
+expect_error 2 "--propq '?fips=yes,,'" "$RCUPROF" sweep --variants "$A","$B" --threads 1 --reps 1 --propq '?fips=yes,,' --out "$TMP/bad"
+expect_error 2 "'stock' is repeated" "$RCUPROF" sweep --variants stock,stock@3.5 --threads 1 --reps 1 --out "$TMP/bad"
 expect_error 2 "unknown option" "$RCUPROF" sweep --variants "$A" --threads 1 --reps 1 --out "$TMP/bad" --bogus 1
 expect_error 2 "does not exist" "$RCUPROF" sweep --variants "$A" --threads 1 --reps 1 --out "$TMP/bad" --resume
 # A driver option the driver rejects: the first run says so, nothing kept.

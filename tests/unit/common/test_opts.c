@@ -264,6 +264,72 @@ static void test_help(void **state)
     free(text);
 }
 
+/*
+ * --propq: OpenSSL's property query syntax (property(7)), checked before
+ * any run, because OpenSSL fetches as if no query were given when it
+ * cannot parse one (ossl_method_store_fetch: a NULL parsed query).
+ */
+static void test_propq(void **state)
+{
+    static const struct {
+        int line;
+        const char *q;
+        int ok;
+        const char *err_has;
+    } q[] = {
+        { __LINE__, "", 1, NULL },
+        { __LINE__, "fips=yes", 1, NULL },
+        { __LINE__, "?fips=yes", 1, NULL },
+        { __LINE__, " provider = default , ?fips=no ", 1, NULL },
+        { __LINE__, "-fips", 1, NULL },
+        { __LINE__, "fips", 1, NULL },
+        { __LINE__, "? fips", 1, NULL },
+        { __LINE__, "fips!=yes", 1, NULL },
+        { __LINE__, "org.vendor.x_1=7", 1, NULL },
+        { __LINE__, "a='x, y',b=\"z\"", 1, NULL },
+        { __LINE__, "n=+12,m=-3,h=0x1F,o=017,d=0", 1, NULL },
+        { __LINE__, "output=der", 1, NULL },
+        { __LINE__, "?fips=yes,,", 0, "empty clause" },
+        { __LINE__, "fips=yes,", 0, "empty clause" },
+        { __LINE__, ",fips=yes", 0, "empty clause" },
+        { __LINE__, "a=1, ,b=2", 0, "empty clause" },
+        { __LINE__, "=yes", 0, "cannot parse" },
+        { __LINE__, "fips==yes", 0, "cannot parse" },
+        { __LINE__, "fips=", 0, "cannot parse" },
+        { __LINE__, "fips=yes fips=no", 0, "cannot parse" },
+        { __LINE__, "1fips", 0, "cannot parse" },
+        { __LINE__, "fips.=yes", 0, "cannot parse" },
+        { __LINE__, "-fips=yes", 0, "cannot parse" },
+        { __LINE__, "?-fips", 0, "cannot parse" },
+        { __LINE__, "a='open", 0, "cannot parse" },
+        { __LINE__, "n=12x", 0, "cannot parse" },
+        { __LINE__, "n=09", 0, "cannot parse" },
+        { __LINE__, "n=0x", 0, "cannot parse" },
+        { __LINE__, "n=99999999999999999999", 0, "cannot parse" },
+    };
+    const struct rcuprof_opt *r = rcuprof_opts_find(rcuprof_driver_opts,
+                                                    rcuprof_driver_nopts,
+                                                    "propq");
+    size_t i;
+
+    (void)state;
+    assert_non_null(r);
+    for (i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
+        char err[512] = "";
+        int rc = rcuprof_opts_apply(r, NULL, q[i].q, err, sizeof(err));
+
+        print_message("line %d: '%s' -> %d %s\n", q[i].line, q[i].q, rc, err);
+        if (q[i].ok) {
+            assert_int_equal(rc, 0);
+            continue;
+        }
+        assert_int_not_equal(rc, 0);
+        assert_non_null(strstr(err, q[i].err_has));
+        assert_true(strncmp(err, "--propq '", 9) == 0);
+        assert_null(strchr(err, '\n'));
+    }
+}
+
 /* The driver's table: what its rows promise. */
 static void test_driver_table(void **state)
 {
@@ -311,6 +377,7 @@ int main(void)
         cmocka_unit_test(test_pass_and_override),
         cmocka_unit_test(test_help),
         cmocka_unit_test(test_driver_table),
+        cmocka_unit_test(test_propq),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

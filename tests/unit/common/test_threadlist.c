@@ -20,7 +20,12 @@ struct row {
 static const struct row rows[] = {
     { __LINE__, "1", 1, 1, { 1 }, NULL },
     { __LINE__, "1,2,4,8", 1, 4, { 1, 2, 4, 8 }, NULL },
-    { __LINE__, "8,4,4,1", 1, 3, { 1, 4, 8 }, NULL },
+    { __LINE__, "8,4,1", 1, 3, { 1, 4, 8 }, NULL },
+    /* a count given twice is bad input (issue 28), not merged */
+    { __LINE__, "8,4,4,1", 0, 0, { 0 }, "4 is given twice" },
+    { __LINE__, "1,1", 0, 0, { 0 }, "1 is given twice" },
+    { __LINE__, "1-4,2", 0, 0, { 0 }, "2 is given twice" },
+    { __LINE__, "1-8:x2,2-4", 0, 0, { 0 }, "2 is given twice" },
     { __LINE__, "4-8", 1, 5, { 4, 5, 6, 7, 8 }, NULL },
     { __LINE__, "1-64:x2", 1, 7, { 1, 2, 4, 8, 16, 32, 64 }, NULL },
     { __LINE__, "1-100:x2", 1, 7, { 1, 2, 4, 8, 16, 32, 64 }, NULL },
