@@ -74,13 +74,23 @@ static void die(const char *what)
     exit(1);
 }
 
+static OSSL_PROVIDER *defprov;
+
 static OSSL_LIB_CTX *new_ctx(void)
 {
     OSSL_LIB_CTX *ctx = OSSL_LIB_CTX_new();
 
-    if (ctx == NULL || OSSL_PROVIDER_load(ctx, "default") == NULL)
+    if (ctx == NULL || (defprov = OSSL_PROVIDER_load(ctx, "default")) == NULL)
         die("no library context with the default provider");
     return ctx;
+}
+
+/* the provider loaded by new_ctx() is unloaded first (LSan) */
+static void free_ctx(OSSL_LIB_CTX *ctx)
+{
+    OSSL_PROVIDER_unload(defprov);
+    defprov = NULL;
+    OSSL_LIB_CTX_free(ctx);
 }
 
 static int get_ref(CRYPTO_REF_COUNT *r)
@@ -143,7 +153,7 @@ static int hits(long n)
         bad = 1;
     printf("hits: after %ld frees: digest refcount %d, cipher refcount %d\n",
            n, get_ref(&md->refcnt), get_ref(&c->refcnt));
-    OSSL_LIB_CTX_free(ctx);
+    free_ctx(ctx);
     printf("hits: %s\n", bad ? "FAIL" : "ok");
     return bad;
 }
@@ -189,7 +199,7 @@ static int growth(int argc, char **argv)
         printf("growth: after cache_flush_all: %zu live, %zu retired, "
                "%zu entry bytes still allocated\n",
                s1.entries, s1.retired, s1.entry_bytes);
-        OSSL_LIB_CTX_free(ctx);
+        free_ctx(ctx);
     }
     return 0;
 }
@@ -279,7 +289,7 @@ static int flush(double secs)
     atomic_store(&stop, 1);
     for (int i = 0; i < 4; i++)
         pthread_join(t[i], NULL);
-    OSSL_LIB_CTX_free(fctx);
+    free_ctx(fctx);
     printf("flush: %ld reads, %ld writes, %ld failures\n",
            atomic_load(&reads), atomic_load(&writes), atomic_load(&failures));
     return atomic_load(&failures) != 0 || atomic_load(&reads) == 0;
@@ -293,11 +303,11 @@ static int uaf(int after)
     if (md == NULL)
         die("fetch failed");
     if (after) {
-        OSSL_LIB_CTX_free(ctx);
+        free_ctx(ctx);
         EVP_MD_free(md);        /* lockfree@4.0: reads the freed digest */
     } else {
         EVP_MD_free(md);
-        OSSL_LIB_CTX_free(ctx);
+        free_ctx(ctx);
     }
     printf("uaf-%s: returned\n", after ? "after" : "before");
     return 0;

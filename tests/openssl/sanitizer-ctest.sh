@@ -188,7 +188,12 @@ asan)
         build_prog "$p"
     done
     run_prog store_stress "$secs"
-    run_prog reclaim_bound_test
+    # lockfree@4.0 keeps removed implementations until the context is freed
+    # (patches/4.0/README.md): reclaim_bound_test's stock expectation that an
+    # unload drops the store's references does not hold there by design
+    if [ ! -f "$tree/include/internal/property_lockfree.h" ]; then
+        run_prog reclaim_bound_test
+    fi
     run_prog libctx_thread_exit_test
     lockfree_prog
     ;;
