@@ -1,6 +1,7 @@
 /*
- * The scaling report of one variant (scaling.h): medians and intervals
- * per thread count, the efficiencies, explain's findings, the USL fit.
+ * The scaling report of one variant (scaling.h): geometric means and
+ * intervals per thread count (the table's, as compare prints them), the
+ * efficiencies, the knees and dips with explain's confidence, the USL fit.
  */
 #include "scaling.h"
 
@@ -10,61 +11,91 @@
 
 #include "rcuprof_stats.h"
 
-/* Throughput of the ok runs of (v, threads), as explain's counts. */
-static void tput_at(const rcuprof_results *rs, size_t v, unsigned threads,
-                    double level, double *buf, rcuprof_scaling_row *r)
+/* explain's finding of kind at threads, or NULL. */
+static const rcuprof_explain_finding *explain_finding(const rcuprof_scaling *s,
+                                                      int kind,
+                                                      unsigned threads)
 {
-    rcuprof_explain_count c;
-    size_t i, n = 0;
+    size_t f;
 
-    for (i = 0; i < rs->npoints; i++) {
-        const rcuprof_point *p = &rs->points[i];
-
-        if (p->variant == v && p->threads == threads
-            && p->status == RCUPROF_POINT_OK && p->result.ops_per_s > 0)
-            buf[n++] = p->result.ops_per_s;
-    }
-    rcuprof_explain_count_interval(buf, n, level, &c);
-    r->tput = c.cost;
-    r->tput_lo = c.lo;
-    r->tput_hi = c.hi;
+    for (f = 0; f < s->det.nfindings; f++)
+        if (s->det.findings[f].kind == kind
+            && s->det.findings[f].threads == threads)
+            return &s->det.findings[f];
+    return NULL;
 }
 
-/* The findings of the detection, onto their rows. */
-static void mark_findings(rcuprof_scaling *s)
+/* The stronger of two confidences ("high" > "medium" > "low"). */
+static const char *stronger(const char *a, const char *b)
 {
-    size_t f, k;
+    static const char *const order[] = { "low", "medium", "high" };
+    int ia = 0, ib = 0, i;
 
-    for (f = 0; f < s->det.nfindings; f++) {
-        const rcuprof_explain_finding *x = &s->det.findings[f];
-
-        for (k = 0; k < s->nrows && s->rows[k].threads != x->threads; k++)
-            ;
-        if (k == s->nrows)
-            continue;
-        if (x->kind == RCUPROF_EXPLAIN_DIP) {
-            s->rows[k].dip = 1;
-            s->rows[k].dip_vs = x->vs;
-        } else {
-            s->rows[k].knee = 1;
-            s->rows[k].worst = x->worst;
-        }
-        s->rows[k].flagged |= rcuprof_explain_finding_flagged(x);
-        /* The row shows the strongest of its findings' confidences. */
-        if (s->rows[k].confidence == NULL
-            || strcmp(x->confidence, "high") == 0
-            || (strcmp(x->confidence, "medium") == 0
-                && strcmp(s->rows[k].confidence, "low") == 0))
-            s->rows[k].confidence = x->confidence;
+    if (a == NULL)
+        return b;
+    for (i = 0; i < 3; i++) {
+        if (strcmp(a, order[i]) == 0)
+            ia = i;
+        if (strcmp(b, order[i]) == 0)
+            ib = i;
     }
+    return ia >= ib ? a : b;
+}
+
+/*
+ * The knees and dips, from the rows' geometric means (what the table
+ * shows): a knee where the step efficiency is below min_step_eff (the
+ * worst: the lowest such step), a dip where a count's interval lies wholly
+ * above a higher count's (against the one that costs least).  Each takes
+ * the confidence of explain's finding of the same kind at the count
+ * (explain tests on the runs; "low" when explain does not find it) and
+ * whether explain flags it; a finding that involves a count above the
+ * CPUs is "not testable": the wait for a CPU is in the cost.
+ */
+static void findings(rcuprof_scaling *s)
+{
+    size_t k, j, worst = s->nrows;
+
+    for (k = 0; k < s->nrows; k++) {
+        rcuprof_scaling_row *r = &s->rows[k];
+        const rcuprof_explain_finding *x;
+        int over = r->oversubscribed;
+        size_t best = s->nrows;
+
+        if (isfinite(r->eff_step) && r->eff_step < s->min_step_eff) {
+            r->knee = 1;
+            if (worst == s->nrows || r->eff_step < s->rows[worst].eff_step)
+                worst = k;
+            x = explain_finding(s, RCUPROF_EXPLAIN_KNEE, r->threads);
+            r->confidence = stronger(r->confidence, x ? x->confidence : "low");
+            r->flagged |= x != NULL && rcuprof_explain_finding_flagged(x);
+        }
+        for (j = k + 1; isfinite(r->lo) && j < s->nrows; j++)
+            if (isfinite(s->rows[j].hi) && r->lo > s->rows[j].hi
+                && (best == s->nrows || s->rows[j].hi < s->rows[best].hi))
+                best = j;
+        if (best < s->nrows) {
+            r->dip = 1;
+            r->dip_vs = s->rows[best].threads;
+        }
+        if (r->dip) {
+            x = explain_finding(s, RCUPROF_EXPLAIN_DIP, r->threads);
+            r->confidence = stronger(r->confidence, x ? x->confidence : "low");
+            r->flagged |= x != NULL && rcuprof_explain_finding_flagged(x);
+            over |= s->cpus_allowed > 0 && r->dip_vs > s->cpus_allowed;
+        }
+        if ((r->knee || r->dip) && over)
+            r->confidence = "not testable";
+    }
+    if (worst < s->nrows)
+        s->rows[worst].worst = 1;
 }
 
 int rcuprof_scaling_build(const rcuprof_results *rs, const rcuprof_table *t,
                           size_t v, rcuprof_scaling *s)
 {
-    double *buf = malloc((rs->npoints + 1) * sizeof(*buf));
     const rcuprof_scaling_row *first = NULL, *prev = NULL;
-    size_t ti, k;
+    size_t ti;
 
     memset(s, 0, sizeof(*s));
     s->variant = t->variants[v];
@@ -73,36 +104,39 @@ int rcuprof_scaling_build(const rcuprof_results *rs, const rcuprof_table *t,
     s->min_step_eff = RCUPROF_EXPLAIN_MIN_STEP_EFF;
     s->cpus_allowed = t->cpus_allowed;
     s->rows = calloc(t->nthreads + 1, sizeof(*s->rows));
-    if (buf == NULL || s->rows == NULL
+    if (s->rows == NULL
         || rcuprof_explain_detect_results(rs, v, t->metric, &s->det) != 0
         || rcuprof_table_usl(rs, t, v, &s->usl) != 0) {
-        free(buf);
         rcuprof_scaling_free(s);
         return -1;
     }
-    /* Every count of the table; the detection has the ones with an ok
-     * run.  Efficiencies against the first and the last count with one. */
+    /* Every count of the table, its cell's geometric mean and interval
+     * (what compare prints); efficiencies against the first count with a
+     * run and the count before. */
     for (ti = 0; ti < t->nthreads; ti++) {
         rcuprof_scaling_row *r = &s->rows[s->nrows++];
-        const rcuprof_explain_count *c = NULL;
+        const rcuprof_cell *c = &t->cells[ti * t->nvariants + v];
 
         r->threads = t->threads[ti];
-        r->failed = t->cells[ti * t->nvariants + v].failed;
+        r->failed = c->failed;
         r->oversubscribed = rcuprof_table_oversubscribed(t, ti);
         r->cost = r->lo = r->hi = r->eff_first = r->eff_step = NAN;
         r->tput = r->tput_lo = r->tput_hi = NAN;
         r->interval = "none";
-        for (k = 0; k < s->det.ncounts; k++)
-            if (s->det.counts[k].threads == r->threads)
-                c = &s->det.counts[k];
-        if (c == NULL)
+        if (c->n == 0 || !(c->geomean > 0))
             continue;
         r->n = c->n;
-        r->cost = c->cost;
-        r->lo = c->lo;
-        r->hi = c->hi;
-        r->interval = c->interval;
-        tput_at(rs, v, r->threads, s->level, buf, r);
+        r->cost = c->geomean;
+        r->lo = c->geomean_lo;
+        r->hi = c->geomean_hi;
+        r->interval = c->n_nonpos > 0 ? "none"
+                      : isfinite(r->lo) && isfinite(r->hi) ? "geomean-t"
+                                                           : "none";
+        if (strcmp(r->interval, "none") == 0)
+            r->lo = r->hi = NAN;
+        r->tput = c->tput;
+        r->tput_lo = c->tput_lo;
+        r->tput_hi = c->tput_hi;
         if (first == NULL)
             first = r;
         r->eff_first = first->cost / r->cost;
@@ -110,8 +144,7 @@ int rcuprof_scaling_build(const rcuprof_results *rs, const rcuprof_table *t,
             r->eff_step = prev->cost / r->cost;
         prev = r;
     }
-    mark_findings(s);
-    free(buf);
+    findings(s);
     return 0;
 }
 

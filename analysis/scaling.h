@@ -19,9 +19,10 @@ typedef struct rcuprof_scaling_row_st {
     unsigned threads;
     int oversubscribed;         /* more threads than CPUs allowed */
     size_t n, failed;           /* ok runs; runs that failed */
-    /* The metric's median with explain's interval (its count_interval):
-     * "median" (distribution-free, 6+ runs), "mean-t" (2-5: t on the
-     * logs, always positive), "none". */
+    /* The metric's geometric mean with its interval, the table's cell
+     * (rcuprof_cell geomean, geomean_lo, geomean_hi: what compare
+     * prints): "geomean-t" (Student's t on the logs), "none" (1 run, or a
+     * run at 0). */
     double cost, lo, hi;
     const char *interval;
     /* ops/s over all threads, the same way. */
@@ -30,9 +31,12 @@ typedef struct rcuprof_scaling_row_st {
                                  * the share of ideal speed-up kept */
     double eff_step;            /* cost at the count before / cost here;
                                  * NAN at the first */
-    /* explain's detection at this count: a dip (against dip_vs) and/or
-     * the knee of the step that ends here; flagged: explain would
-     * explain it; confidence of the finding ("high", "medium", "low"). */
+    /* At this count, from the geometric means: a dip (its interval wholly
+     * above that of dip_vs, a higher count) and/or the knee of the step
+     * that ends here (step efficiency below min_step_eff); flagged:
+     * explain would explain it; confidence: explain's for the same
+     * finding ("high", "medium", "low"; "low" when explain does not find
+     * it), or "not testable" when a count of it exceeds the CPUs. */
     int dip, knee, worst, flagged;
     unsigned dip_vs;
     const char *confidence;

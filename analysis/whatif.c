@@ -197,12 +197,14 @@ int rcuprof_whatif_fit_threads(const rcuprof_whatif_obs *obs, size_t n,
     unsigned maxb = 0;
     size_t i, b, nb = 0;
     double x[RCUPROF_WHATIF_DELAYS_MAX], y[RCUPROF_WHATIF_DELAYS_MAX];
+    double rss = 0, xvar = 0;
 
     memset(out, 0, sizeof(*out));
     out->threads = threads;
     out->level = level;
     out->slope = out->lo = out->hi = NAN;
     out->intercept = out->ilo = out->ihi = NAN;
+    out->resid_sd = out->signal_sd = NAN;
     if (nd < 2 || nd > RCUPROF_WHATIF_DELAYS_MAX || delays == NULL
         || (obs == NULL && n > 0))
         return -1;
@@ -220,7 +222,7 @@ int rcuprof_whatif_fit_threads(const rcuprof_whatif_obs *obs, size_t n,
     for (b = 0; b < maxb; b++) {
         int have[RCUPROF_WHATIF_DELAYS_MAX] = { 0 };
         size_t got = 0, k, distinct = 1;
-        double c0, c1, cov00, cov01, cov11, ss;
+        double c0, c1, cov00, cov01, cov11, ss, mx = 0, sxx = 0;
 
         for (i = 0; i < n; i++) {
             long di;
@@ -251,11 +253,23 @@ int rcuprof_whatif_fit_threads(const rcuprof_whatif_obs *obs, size_t n,
         out->block_slope[nb] = c1;
         out->block_intercept[nb] = c0;
         nb++;
+        for (k = 0; k < nd; k++)
+            mx += x[k] / (double)nd;
+        for (k = 0; k < nd; k++)
+            sxx += (x[k] - mx) * (x[k] - mx);
+        xvar += sxx / (double)(nd - 1);
+        if (nd > 2)
+            rss += ss / (double)(nd - 2);
     }
     out->nblocks = nb;
     mean_t(out->block_slope, nb, level, &out->slope, &out->lo, &out->hi);
     mean_t(out->block_intercept, nb, level, &out->intercept, &out->ilo,
            &out->ihi);
+    if (nb > 0 && nd > 2) {
+        out->resid_sd = sqrt(rss / (double)nb);
+        out->signal_sd = fabs(out->slope) * sqrt(xvar / (double)nb);
+        out->nofit = out->resid_sd > out->signal_sd;
+    }
     return 0;
 }
 
@@ -333,6 +347,8 @@ const char *rcuprof_whatif_reading_name(int reading)
         return "amplified";
     case RCUPROF_WHATIF_OVERLAPPED:
         return "overlapped";
+    case RCUPROF_WHATIF_NOFIT:
+        return "no fit";
     default:
         return "undetermined";
     }
@@ -340,7 +356,7 @@ const char *rcuprof_whatif_reading_name(int reading)
 
 int rcuprof_whatif_reading(double lo, double hi)
 {
-    if (!isfinite(lo) || !isfinite(hi))
+    if (!isfinite(lo) || !isfinite(hi) || (lo <= 0 && hi >= 1))
         return RCUPROF_WHATIF_UNDETERMINED;
     if (lo > 1)
         return RCUPROF_WHATIF_AMPLIFIED;
@@ -507,6 +523,22 @@ static void note(rcuprof_whatif *w, const char *fmt, ...)
     json_array_append_new(w->notes, json_string(buf));
 }
 
+/* A predicted cost whose interval (or value) reaches 0 ns/op is none: a
+ * cost is positive, so the line does not hold that far below the lowest
+ * delay (or the own time's timer costs as much as the site). */
+static void positive(rcuprof_whatif *w, unsigned threads,
+                     rcuprof_whatif_est *e, const char *name)
+{
+    double low = isfinite(e->lo) ? e->lo : e->value;
+
+    if (!e->have || low > 0)
+        return;
+    note(w, "%u threads: %s left out: its %s %.1f ns/op, not above 0 (the line does not hold that far below the lowest delay, or the site's own time and the mechanism overlap); a cost is positive",
+         threads, name, isfinite(e->lo) ? "interval reaches" : "value is",
+         low);
+    e->have = 0;
+}
+
 void rcuprof_whatif_free(rcuprof_whatif *w)
 {
     size_t i;
@@ -654,16 +686,24 @@ int rcuprof_whatif_analyse(const rcuprof_whatif_obs *obs, size_t n,
             snprintf(err, errlen, "out of memory");
             return -1;
         }
-        r->reading = rcuprof_whatif_reading(r->fit.lo, r->fit.hi);
+        r->reading = r->fit.nofit ? RCUPROF_WHATIF_NOFIT
+                     : rcuprof_whatif_reading(r->fit.lo, r->fit.hi);
         predict(obs, n, &r->fit, d0, -1, &r->without_site, v, pb);
         mechanism(obs, n, &r->fit, maxb, d0, pb, &r->mechanism,
                   &r->without_site_unarmed, v);
         if (w->fixed_ns > 0)
             predict(obs, n, &r->fit, d0, w->fixed_ns, &r->without_fixed, v,
                     NULL);
-        if (r->without_site_unarmed.have && !(r->without_site_unarmed.value > 0))
-            note(w, "%u threads: predicted_without_site_unarmed is at or below 0 ns/op: the site's own time and the mechanism overlap (the own time's timer around the site's code costs too) or the line does not hold below the lowest delay; it is no cost",
-                 r->threads);
+        if (r->fit.nofit) {
+            r->without_site.have = r->without_site_unarmed.have = 0;
+            r->without_fixed.have = 0;
+            note(w, "%u threads: no fit: the runs scatter about the line by %.1f ns/op (SD), more than the line moves over the delays (%.1f ns/op, |slope| x SD of the delay): no slope is read and nothing is predicted",
+                 r->threads, r->fit.resid_sd, r->fit.signal_sd);
+        }
+        positive(w, r->threads, &r->without_site, "predicted_without_site");
+        positive(w, r->threads, &r->without_site_unarmed,
+                 "predicted_without_site_unarmed");
+        positive(w, r->threads, &r->without_fixed, "predicted_without_fixed");
         few += r->fit.nblocks < 2;
         over |= r->oversubscribed;
         if (r->fit.degenerate > 0)

@@ -78,6 +78,15 @@ typedef struct rcuprof_whatif_fit_st {
     double intercept, ilo, ihi; /* likewise of block_intercept */
     size_t degenerate;          /* blocks skipped: every x equal (the site
                                  * not called, or one delay really spent) */
+    /* Whether the line explains the runs: resid_sd, the SD of the runs
+     * about each block's line (sqrt of the mean over blocks of its
+     * residual sum of squares / (delays - 2)); signal_sd, the SD of the
+     * fitted values, |slope| x the SD of x (root mean of each block's x
+     * variance).  nofit: resid_sd > signal_sd (the scatter about the line
+     * exceeds what the line moves: R^2 below about 1/2); 0 with 2 delays
+     * (no residual) or no block (both NAN then). */
+    double resid_sd, signal_sd;
+    int nofit;
 } rcuprof_whatif_fit;
 
 /*
@@ -115,13 +124,16 @@ int rcuprof_whatif_slope_ratio(const rcuprof_whatif_fit *a,
 /* The whole analysis: one row per thread count (section 9)               */
 
 enum {
-    RCUPROF_WHATIF_ADDS = 0,    /* the slope's interval holds 1 */
+    RCUPROF_WHATIF_ADDS = 0,    /* the slope's interval holds 1, not 0 */
     RCUPROF_WHATIF_AMPLIFIED,   /* above 1: threads wait behind the site */
     RCUPROF_WHATIF_OVERLAPPED,  /* below 1: it overlaps waiting */
-    RCUPROF_WHATIF_UNDETERMINED /* fewer than 2 blocks */
+    RCUPROF_WHATIF_UNDETERMINED,/* fewer than 2 blocks, or an interval that
+                                 * holds both 0 and 1 (nothing known) */
+    RCUPROF_WHATIF_NOFIT        /* the fit's nofit: no line to read */
 };
 const char *rcuprof_whatif_reading_name(int reading);
-/* The reading of a slope interval (NAN bounds: undetermined). */
+/* The reading of a slope interval (NAN bounds, or an interval holding
+ * both 0 and 1: undetermined). */
 int rcuprof_whatif_reading(double lo, double hi);
 
 typedef struct rcuprof_whatif_est_st {
@@ -150,6 +162,9 @@ typedef struct rcuprof_whatif_row_st {
                                        * (runs 0: none, e.g. an old file) */
     rcuprof_whatif_fit fit;
     int reading;
+    /* The predictions: none (have 0) under nofit, or when the interval
+     * reaches 0 ns/op or below (a cost is positive: the line does not
+     * hold that far; a note says so). */
     rcuprof_whatif_est without_site;  /* line at x0 - own x calls */
     rcuprof_whatif_est without_fixed; /* line at x0 - fixed x calls */
     rcuprof_whatif_est mechanism;     /* per block: wall at the lowest

@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void fmt_p(struct rcuprof_sb *b, double p)
 {
@@ -586,8 +587,11 @@ static void md_finding(struct rcuprof_sb *b, const rcuprof_scaling_row *r)
         rcuprof_sb_printf(b, ", ");
     if (r->knee)
         rcuprof_sb_printf(b, "knee%s", r->worst ? " (worst step)" : "");
-    rcuprof_sb_printf(b, "; %s confidence%s", r->confidence,
-                      r->flagged ? ", explain flags it" : "");
+    if (strcmp(r->confidence, "not testable") == 0)
+        rcuprof_sb_printf(b, "; not testable: threads exceed the CPUs");
+    else
+        rcuprof_sb_printf(b, "; %s confidence%s", r->confidence,
+                          r->flagged ? ", explain flags it" : "");
 }
 
 static void md_usl(struct rcuprof_sb *b, const rcuprof_scaling *s)
@@ -625,7 +629,7 @@ static void md_scaling_one(struct rcuprof_sb *b, const rcuprof_scaling *s,
             first = s->rows[k].threads;
     }
     rcuprof_sb_printf(b, "Scaling of %s: %s per op in ns/op (%s), "
-                      "median over ", s->variant,
+                      "geometric mean over ", s->variant,
                       s->metric == RCUPROF_METRIC_CPU ? "CPU time" : "wall time",
                       rcuprof_metric_name(s->metric));
     if (nmin == nmax)
@@ -684,12 +688,12 @@ char *rcuprof_scaling_markdown(const rcuprof_scaling *s, size_t n,
                           "same); step efficiency: the same for the step from "
                           "the count before.  A knee is a step below %.0f%% "
                           "efficiency, a dip a count whose interval lies "
-                          "wholly above a higher count's; explain flags every "
+                          "wholly above a higher count's; the confidence is "
+                          "explain's test on the runs, and explain flags every "
                           "dip and the knees whose intervals are separated "
-                          "(rcuprof explain RESULTS runs the experiments).  "
-                          "Intervals: the median's distribution-free one from "
-                          "6 runs, else (2-5 runs) Student's t interval of the "
-                          "mean widened to hold the median.\n",
+                          "(rcuprof explain RESULTS runs the experiments); "
+                          "where threads exceed the CPUs none is testable.  "
+                          "Intervals: Student's t on the logs, as compare.\n",
                           100 * s[0].min_step_eff);
     if (os)
         rcuprof_sb_printf(&b, "\n[^os]: More threads than the %u CPUs allowed: "

@@ -118,6 +118,10 @@ json_t *rcuprof_whatif_json(const rcuprof_whatif *w, const json_t *meta)
             json_object_set_new(row, "predicted_without_site_unarmed",
                                 est_json(&r->without_site_unarmed));
         }
+        if (row != NULL) {
+            json_object_set_new(row, "residual_sd", num(r->fit.resid_sd));
+            json_object_set_new(row, "signal_sd", num(r->fit.signal_sd));
+        }
         if (row != NULL && w->fixed_ns > 0)
             json_object_set_new(row, "predicted_without_fixed",
                                 est_json(&r->without_fixed));
@@ -164,6 +168,14 @@ static void fmt_num(FILE *f, double v, int prec)
         fputs("-", f);
 }
 
+/* A row whose line explains less than its scatter (analysis' nofit). */
+static int nofit(const json_t *r)
+{
+    const char *rd = json_string_value(json_object_get(r, "reading"));
+
+    return rd != NULL && strcmp(rd, "no fit") == 0;
+}
+
 static char *close_text(FILE *f, char **buf)
 {
     if (fclose(f) != 0) {
@@ -190,7 +202,7 @@ char *rcuprof_whatif_markdown(const json_t *rep)
     fprintf(f, "Delays (ns per call):");
     json_array_foreach(json_object_get(rep, "delays_ns"), i, d)
         fprintf(f, "%s %lld", i ? "," : "", (long long)json_integer_value(d));
-    fprintf(f, "; %lld blocks; seed %lld.  Slope: ns/op of cost per ns/op of delay put on each op (1: the site's time adds; above 1: threads wait behind it; below 1: it overlaps waiting).\n\n",
+    fprintf(f, "; %lld blocks; seed %lld.  Slope: ns/op of cost per ns/op of delay put on each op (1: the site's time adds; above 1: threads wait behind it; below 1: it overlaps waiting; undetermined: the interval holds 0 and 1; no fit: the runs scatter about the line (SD) more than the line moves over the delays, so no slope is given).\n\n",
             (long long)json_integer_value(json_object_get(rep, "blocks")),
             (long long)json_integer_value(json_object_get(rep, "seed")));
     fprintf(f, "| threads | calls/op | ns/op at %lld ns | slope [95%% CI] | reading | own ns/call | predicted ns/op without the site [95%% CI] [^x] |%s\n",
@@ -209,9 +221,14 @@ char *rcuprof_whatif_markdown(const json_t *rep)
         fputs(" | ", f);
         fmt_num(f, jnum(c0, "mean"), 1);
         fputs(" | ", f);
-        fmt_iv(f, json_object_get(r, "slope"), 2);
-        fprintf(f, " | %s | ",
-                json_string_value(json_object_get(r, "reading")) ?: "?");
+        if (nofit(r))
+            fprintf(f, "- | no fit (scatter %.0f > line %.0f ns/op) | ",
+                    jnum(r, "residual_sd"), jnum(r, "signal_sd"));
+        else {
+            fmt_iv(f, json_object_get(r, "slope"), 2);
+            fprintf(f, " | %s | ",
+                    json_string_value(json_object_get(r, "reading")) ?: "?");
+        }
         fmt_num(f, jnum(r, "own_ns_per_call"), 1);
         fputs(" | ", f);
         fmt_iv(f, json_object_get(r, "predicted_without_site"), 1);
@@ -387,17 +404,22 @@ char *rcuprof_whatif_gnuplot(const json_t *rep, const char *dir)
             long long nt = (long long)json_integer_value(json_object_get(r, "threads"));
             const char *tw = nt == 1 ? "thread" : "threads";
 
-            if (isfinite(jnum(s, "lo")))
-                snprintf(key, sizeof(key), "%lld %s: slope %.2f [%.2f, %.2f]",
-                         nt, tw, sv, jnum(s, "lo"), jnum(s, "hi"));
+            if (nofit(r))
+                snprintf(key, sizeof(key), "%lld %s: no fit (scatter %.0f > line %.0f ns/op)",
+                         nt, tw, jnum(r, "residual_sd"), jnum(r, "signal_sd"));
+            else if (isfinite(jnum(s, "lo")))
+                snprintf(key, sizeof(key), "%lld %s: slope %.2f [%.2f, %.2f] %s",
+                         nt, tw, sv, jnum(s, "lo"), jnum(s, "hi"),
+                         json_string_value(json_object_get(r, "reading")) ?: "");
             else if (isfinite(sv))
-                snprintf(key, sizeof(key), "%lld %s: slope %.2f", nt, tw, sv);
+                snprintf(key, sizeof(key), "%lld %s: slope %.2f, undetermined",
+                         nt, tw, sv);
             else
                 snprintf(key, sizeof(key), "%lld %s", nt, tw);
             fprintf(f, "%s $w%zu using 1:2:3:4 with yerrorbars lc %zu pt 7 title ",
                     i ? ", \\\n    " : " ", i, i + 1);
             rcuprof_report_gp_quote(f, key);
-            if (isfinite(sv) && isfinite(iv))
+            if (isfinite(sv) && isfinite(iv) && !nofit(r))
                 fprintf(f, ", \\\n    %.12g + %.12g * x lc %zu dt 2 notitle",
                         iv, sv, i + 1);
             if (isfinite(jnum(json_object_get(r, "unarmed"), "mean"))) {

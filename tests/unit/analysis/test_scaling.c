@@ -90,6 +90,23 @@ static int setup(void **state)
     return fclose(f) != 0;
 }
 
+/* The geometric mean of base + 0..5 and its 95% t interval on the logs,
+ * exp(m -+ t s / sqrt 6), t the 0.975 quantile at 5 degrees of freedom. */
+static void gm6(double base, double *gm, double *lo, double *hi)
+{
+    double m = 0, ss = 0, h;
+    int b;
+
+    for (b = 0; b < 6; b++)
+        m += log(base + b) / 6;
+    for (b = 0; b < 6; b++)
+        ss += (log(base + b) - m) * (log(base + b) - m);
+    h = 2.5705818366 * sqrt(ss / 5) / sqrt(6);
+    *gm = exp(m);
+    *lo = exp(m - h);
+    *hi = exp(m + h);
+}
+
 static int teardown(void **state)
 {
     (void)state;
@@ -104,6 +121,7 @@ static void test_rows(void **state)
     rcuprof_scaling s;
     const rcuprof_scaling_row *r;
     char err[512];
+    double g1, l1, h1, g4, l4, h4, g8, l8, h8;
 
     (void)state;
     memset(&rs, 0, sizeof(rs));
@@ -119,13 +137,18 @@ static void test_rows(void **state)
     assert_int_equal(s.nrows, 4);
     assert_int_equal(s.cpus_allowed, 8);
 
+    /* the table's geometric means and intervals (compare's figures) */
+    gm6(100, &g1, &l1, &h1);
+    gm6(200, &g4, &l4, &h4);
+    gm6(150, &g8, &l8, &h8);
     r = &s.rows[0];
     assert_int_equal(r->threads, 1);
     assert_int_equal(r->n, 6);
-    assert_near(r->cost, 102.5, 1e-9);
-    assert_near(r->lo, 100, 1e-9);
-    assert_near(r->hi, 105, 1e-9);
-    assert_string_equal(r->interval, "median");
+    assert_near(r->cost, g1, 1e-9);
+    assert_near(r->lo, l1, 1e-6);
+    assert_near(r->hi, h1, 1e-6);
+    assert_near(r->cost, t.cells[0].geomean, 0);
+    assert_string_equal(r->interval, "geomean-t");
     assert_near(r->eff_first, 1, 1e-12);
     assert_true(isnan(r->eff_step));
     assert_false(r->dip || r->knee);
@@ -136,19 +159,20 @@ static void test_rows(void **state)
 
     r = &s.rows[2];
     assert_int_equal(r->threads, 4);
-    assert_near(r->cost, 202.5, 1e-9);
-    assert_near(r->eff_step, 102.5 / 202.5, 1e-12);
-    assert_near(r->eff_first, 102.5 / 202.5, 1e-12);
-    assert_near(r->tput, (4e9 / 202 + 4e9 / 203) / 2, 1e-3);
+    assert_near(r->cost, g4, 1e-9);
+    assert_near(r->eff_step, g1 / g4, 1e-12);
+    assert_near(r->eff_first, g1 / g4, 1e-12);
+    assert_near(r->tput, 4e9 / g4, 1e-3);
     assert_true(r->knee && r->worst && r->dip && r->flagged);
     assert_int_equal(r->dip_vs, 8);
+    assert_true(l4 > h8);
     assert_string_equal(r->confidence, "high");
 
     r = &s.rows[3];
     assert_int_equal(r->threads, 8);
     assert_int_equal(r->failed, 1);
-    assert_near(r->eff_step, 202.5 / 152.5, 1e-12);
-    assert_near(r->eff_first, 102.5 / 152.5, 1e-12);
+    assert_near(r->eff_step, g4 / g8, 1e-12);
+    assert_near(r->eff_first, g1 / g8, 1e-12);
     assert_false(r->dip || r->knee);
 
     assert_int_equal(s.det.nfindings, 2);
@@ -182,8 +206,9 @@ static void test_writers(void **state)
     if (strstr(md, "Scaling of v: wall time per op in ns/op (wall_ns_per_op)") == NULL
         || strstr(md, "| threads | runs | ns/op [interval] | M ops/s [interval] "
                   "| efficiency vs 1 | step efficiency | dip or knee |") == NULL
-        || strstr(md, "| 1 | 6 | 102.5 [100.0, 105.0] |") == NULL
-        || strstr(md, "| 4 | 6 | 202.5 [200.0, 205.0] | 19.753 [") == NULL
+        || strstr(md, "geometric mean over 6 runs per count") == NULL
+        || strstr(md, "| 1 | 6 | 102.5 [100.5, 104.5] |") == NULL
+        || strstr(md, "| 4 | 6 | 202.5 [200.5, 204.5] | 19.754 [") == NULL
         || strstr(md, "| 0.51 | 0.51 | dip (costs more than at 8), knee "
                   "(worst step); high confidence, explain flags it |") == NULL
         || strstr(md, "| 8 | 6 (+1 failed) | 152.5") == NULL
@@ -195,8 +220,8 @@ static void test_writers(void **state)
 
     csv = rcuprof_scaling_csv(&s, 1);
     assert_non_null(csv);
-    assert_non_null(strstr(csv, "\nwall_ns_per_op,4,0,v,6,0,202.5,200,205,"
-                                "median,"));
+    assert_non_null(strstr(csv, "\nwall_ns_per_op,4,0,v,6,0,202.4"));
+    assert_non_null(strstr(csv, ",geomean-t,"));
     for (line = strtok_r(csv, "\n", &save); line != NULL;
          line = strtok_r(NULL, "\n", &save))
         lines++;
@@ -212,7 +237,7 @@ static void test_writers(void **state)
     assert_int_equal(json_integer_value(json_object_get(row, "dip_vs")), 8);
     assert_true(json_is_true(json_object_get(row, "knee")));
     assert_near(json_number_value(json_object_get(row, "eff_step")),
-                102.5 / 202.5, 1e-12);
+                t.cells[0].geomean / t.cells[2].geomean, 1e-12);
     assert_int_equal(json_array_size(json_object_get(json_object_get(
         json_object_get(j, "scaling"), "v"), "findings")), 2);
     json_decref(j);
@@ -221,9 +246,40 @@ static void test_writers(void **state)
     gp = rcuprof_report_gnuplot(&t, &s, "/tmp/x");
     assert_non_null(gp);
     assert_non_null(strstr(gp, "$e0 << EOD\n# threads eff_first eff_step\n"
-                               "1 1 nan\n2 1 1\n4 0.50617284 0.50617284\n"));
+                               "1 1 nan\n2 1 1\n4 0.506"));
     assert_non_null(strstr(gp, "set output dir.'/efficiency.'.fmt.'.tmp'"));
     assert_null(strstr(gp, "probes."));
+    /* cost on a log y axis; within the 8 CPUs: nothing shaded, the knee
+     * at 4 labelled with its confidence */
+    assert_non_null(strstr(gp, "set output dir.'/cost.'.fmt.'.tmp'\n"
+                               "    set logscale y\n"));
+    assert_null(strstr(gp, "set object 1 rect"));
+    assert_non_null(strstr(gp, "$k0 << EOD\n# threads eff_step finding\n"
+                               "4 0.506"));
+    assert_non_null(strstr(gp, "\"knee+dip, high\"\n"));
+    free(gp);
+    rcuprof_scaling_free(&s);
+
+    /* The same runs as if on 2 CPUs: 4 and 8 threads oversubscribed, so
+     * the knee and dip at 4 are not testable (never "high confidence"),
+     * and the plots shade from between 2 and 4 threads, with no label of
+     * a finding there. */
+    t.cpus_allowed = 2;
+    assert_int_equal(rcuprof_scaling_build(&rs, &t, 0, &s), 0);
+    assert_true(s.rows[2].knee && s.rows[2].dip);
+    assert_string_equal(s.rows[2].confidence, "not testable");
+    md = rcuprof_scaling_markdown(&s, 1, &t, 0);
+    assert_non_null(md);
+    if (strstr(md, "| 4 [^os] |") == NULL
+        || strstr(md, "knee (worst step); not testable: threads exceed the CPUs |") == NULL
+        || strstr(md, "high confidence") != NULL)
+        fail_msg("markdown, oversubscribed:\n%s", md);
+    free(md);
+    gp = rcuprof_report_gnuplot(&t, &s, "/tmp/x");
+    assert_non_null(gp);
+    assert_non_null(strstr(gp, "set object 1 rect from 2.82843, graph 0 to graph 1, graph 1 behind"));
+    assert_non_null(strstr(gp, "knees and dips not testable"));
+    assert_non_null(strstr(gp, "$k0 << EOD\n# threads eff_step finding\nEOD\n"));
     free(gp);
 
     rcuprof_scaling_free(&s);

@@ -133,6 +133,128 @@ static void test_undetermined(void **state)
     rcuprof_whatif_fit_free(&f);
 }
 
+/* An interval across 0 that holds 1 adds nothing known: undetermined;
+ * one across 0 wholly below 1 still says the cost moves less than the
+ * delay. */
+static void test_reading_across_zero(void **state)
+{
+    (void)state;
+    CHECK_INT(__LINE__, rcuprof_whatif_reading(-15.9, 20.4),
+              RCUPROF_WHATIF_UNDETERMINED);
+    CHECK_INT(__LINE__, rcuprof_whatif_reading(0, 1.2),
+              RCUPROF_WHATIF_UNDETERMINED);
+    CHECK_INT(__LINE__, rcuprof_whatif_reading(-0.34, 0.56),
+              RCUPROF_WHATIF_OVERLAPPED);
+    CHECK_INT(__LINE__, rcuprof_whatif_reading(0.5, 1.5), RCUPROF_WHATIF_ADDS);
+    CHECK_INT(__LINE__, rcuprof_whatif_reading(1.1, 1.5),
+              RCUPROF_WHATIF_AMPLIFIED);
+}
+
+/*
+ * "no fit": the runs scatter about each block's line (SD) by more than
+ * the line moves (|slope| x SD of x, about 403 ns/op at slope 1 here).
+ * Over 60 blocks the slope's interval excludes 0 even so, which is why
+ * the test is on the scatter and not on the interval: then no slope is
+ * read and nothing is predicted.  Scatter of 100 ns/op is a fit.
+ */
+static void test_nofit(void **state)
+{
+    static const struct {
+        int line;
+        double sd;
+        int nofit;
+    } rows[] = {
+        { __LINE__, 800.0, 1 },
+        { __LINE__, 100.0, 0 },
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < NELEM(rows); i++) {
+        rcuprof_whatif_obs *o = calloc(60 * ND, sizeof(*o));
+        rcuprof_whatif w;
+        size_t k = 0;
+        uint64_t seed = 5 + i;
+        unsigned threads[] = { 1 };
+        char err[256];
+        json_t *meta, *rep;
+        char *md, *gp;
+
+        assert_non_null(o);
+        synth(o, &k, 1, 60, 1.0, rows[i].sd, 0, &seed);
+        assert_int_equal(rcuprof_whatif_analyse(o, k, delays, ND, threads, 1,
+                                                &w, err, sizeof(err)), 0);
+        CHECK_NEAR(rows[i].line, w.rows[0].fit.resid_sd, rows[i].sd,
+                   0.15 * rows[i].sd);
+        CHECK_NEAR(rows[i].line, w.rows[0].fit.signal_sd, 403, 0.3 * 403);
+        CHECK_INT(rows[i].line, w.rows[0].fit.lo > 0, 1);
+        CHECK_INT(rows[i].line, w.rows[0].fit.nofit, rows[i].nofit);
+        CHECK_INT(rows[i].line, w.rows[0].reading == RCUPROF_WHATIF_NOFIT,
+                  rows[i].nofit);
+        CHECK_INT(rows[i].line, w.rows[0].without_site.have, !rows[i].nofit);
+        meta = json_pack("{s:s, s:s, s:s, s:i}", "variant", "v", "site", "s",
+                         "where", "library", "seed", 1);
+        rep = rcuprof_whatif_json(&w, meta);
+        md = rcuprof_whatif_markdown(rep);
+        gp = rcuprof_whatif_gnuplot(rep, "/tmp");
+        assert_non_null(md);
+        assert_non_null(gp);
+        CHECK_INT(rows[i].line, strstr(md, "| - | no fit (scatter ") != NULL,
+                  rows[i].nofit);
+        CHECK_INT(rows[i].line, strstr(gp, "1 thread: no fit (scatter") != NULL,
+                  rows[i].nofit);
+        /* the fitted line is drawn only for a fit */
+        CHECK_INT(rows[i].line, strstr(gp, " * x lc 1 dt 2") != NULL,
+                  !rows[i].nofit);
+        free(md);
+        free(gp);
+        json_decref(rep);
+        json_decref(meta);
+        rcuprof_whatif_free(&w);
+        free(o);
+    }
+}
+
+/* A prediction whose interval reaches 0 ns/op is left out with a note,
+ * never printed as a negative cost. */
+static void test_prediction_positive(void **state)
+{
+    rcuprof_whatif_obs o[4 * ND];
+    rcuprof_whatif w;
+    size_t k = 0, i;
+    uint64_t seed = 3;
+    unsigned threads[] = { 1 };
+    char err[256];
+    json_t *meta, *rep, *note;
+    char *md;
+    int noted = 0;
+
+    (void)state;
+    /* 500 - 10 x 30 x 2 = -100 ns/op without the site */
+    synth(o, &k, 1, 4, 10.0, 0, 0, &seed);
+    assert_int_equal(rcuprof_whatif_analyse(o, k, delays, ND, threads, 1, &w,
+                                            err, sizeof(err)), 0);
+    CHECK_INT(__LINE__, w.rows[0].reading, RCUPROF_WHATIF_AMPLIFIED);
+    CHECK_INT(__LINE__, w.rows[0].without_site.have, 0);
+    json_array_foreach(w.notes, i, note)
+        noted |= strstr(json_string_value(note),
+                        "predicted_without_site left out") != NULL;
+    CHECK_INT(__LINE__, noted, 1);
+    meta = json_pack("{s:s, s:s, s:s, s:i}", "variant", "v", "site", "s",
+                     "where", "library", "seed", 1);
+    rep = rcuprof_whatif_json(&w, meta);
+    CHECK_INT(__LINE__, json_is_null(json_object_get(json_array_get(
+        json_object_get(rep, "rows"), 0), "predicted_without_site")), 1);
+    md = rcuprof_whatif_markdown(rep);
+    assert_non_null(md);
+    CHECK_INT(__LINE__, strstr(md, "| -1") == NULL && strstr(md, "[-") == NULL,
+              1);
+    free(md);
+    json_decref(rep);
+    json_decref(meta);
+    rcuprof_whatif_free(&w);
+}
+
 /* Noiseless runs: slope, intercept and both predictions exact. */
 static void test_predictions_exact(void **state)
 {
@@ -257,21 +379,22 @@ static void test_unarmed(void **state)
             o[i].wall_ns_per_op += 5 * (double)(o[i].block % 2);
     assert_int_equal(rcuprof_whatif_adaptive(o, k, 4, 50, 10000, &need), 0);
     CHECK_INT(__LINE__, need.unknown, 0);
-    /* a mechanism larger than the prediction: at or below 0, noted */
+    /* a mechanism larger than the prediction: at or below 0, left out
+     * (no negative cost), noted */
     for (i = 0; i < k; i++)
         if (o[i].unarmed)
             o[i].wall_ns_per_op = A_NS - 450;
     assert_int_equal(rcuprof_whatif_analyse(o, k, delays, ND, threads, 1, &w,
                                             err, sizeof(err)), 0);
-    CHECK_NEAR(__LINE__, w.rows[0].without_site_unarmed.value,
-               A_NS - s * OWN * CALLS - 450, 1e-6);
+    CHECK_INT(__LINE__, w.rows[0].without_site_unarmed.have, 0);
+    CHECK_INT(__LINE__, w.rows[0].without_site.have, 1);
     {
         json_t *n;
         int found = 0;
 
         json_array_foreach(w.notes, i, n)
             found |= strstr(json_string_value(n),
-                            "at or below 0 ns/op") != NULL;
+                            "predicted_without_site_unarmed left out") != NULL;
         CHECK_INT(__LINE__, found, 1);
     }
     rcuprof_whatif_free(&w);
@@ -485,6 +608,9 @@ int main(void)
         cmocka_unit_test(test_readings),
         cmocka_unit_test(test_coverage),
         cmocka_unit_test(test_undetermined),
+        cmocka_unit_test(test_reading_across_zero),
+        cmocka_unit_test(test_nofit),
+        cmocka_unit_test(test_prediction_positive),
         cmocka_unit_test(test_predictions_exact),
         cmocka_unit_test(test_own_from_lowest),
         cmocka_unit_test(test_unarmed),
