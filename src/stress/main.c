@@ -29,8 +29,6 @@
 # include "rcuprof_probe_readout.h"
 #endif
 
-#define RCUPROF_DRIVER_PROTOCOL 1
-
 void rcuprof_stress_error(const char *code, const char *fmt, ...)
 {
     char msg[1024];

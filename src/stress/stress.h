@@ -23,14 +23,8 @@
 struct ossl_lib_ctx_st;         /* OSSL_LIB_CTX */
 struct rcu_lock_st;             /* CRYPTO_RCU_LOCK (internal/rcu.h) */
 
-/* Exit codes of the driver (docs/interfaces.md, "Driver protocol"). */
-enum rcuprof_exit {
-    RCUPROF_EXIT_OK = 0,
-    RCUPROF_EXIT_USAGE = 2,     /* bad option or value */
-    RCUPROF_EXIT_SETUP = 3,     /* workload could not be set up */
-    RCUPROF_EXIT_RUN = 4,       /* an op failed during the run */
-    RCUPROF_EXIT_SYSTEM = 5     /* threads, memory, clocks */
-};
+/* Exit codes and protocol version: rcuprof_protocol.h. */
+#include "rcuprof_protocol.h"
 
 /* --compat: perftools' harness artefacts, each switchable on its own. */
 # define RCUPROF_COMPAT_CLOCK          0x1  /* gettimeofday per op */
