@@ -44,9 +44,12 @@ typedef struct rcuprof_explain_finding_st {
     unsigned threads;           /* the slow count */
     unsigned vs;                /* dip: the higher count that costs less;
                                  * knee: the count before the step */
-    double cost, lo, hi;        /* at threads */
+    double cost, lo, hi;        /* at threads: median, its interval (they
+                                 * find the step) */
     double vs_cost, vs_lo, vs_hi;
-    double ratio;               /* cost / vs_cost */
+    double ratio;               /* geometric mean at threads over at vs
+                                 * (rcuprof_explain_gm_ratio) */
+    double ratio_lo, ratio_hi;  /* Welch's t on the logs; NAN under 2 runs */
     double step_eff;            /* knee: vs_cost / cost; dip: NAN */
     int separated;              /* the two intervals are disjoint */
     double p, p_holm;           /* Mann-Whitney two-sided, raw and Holm
@@ -121,10 +124,9 @@ void rcuprof_explain_run_samples(const json_t *attribution,
 /* Medians over the ok runs of one (count, placement, harness) cell. */
 typedef struct rcuprof_explain_agg_st {
     size_t n, failed;
-    double cost, lo, hi;        /* wall ns/op: median and interval */
-    const char *interval;       /* "median" (95% distribution-free, from 6
-                                 * runs), "range" (min..max, 2-5 runs),
-                                 * "none" */
+    double cost, lo, hi;        /* wall ns/op: geometric mean and its t
+                                 * interval on the logs */
+    const char *interval;       /* "geomean-t" (from 2 runs), "none" */
     double cpu_cost;
     double util, runq_share, runq_ns_per_kop;
     double vcsw_per_kop, ivcsw_per_kop, migr_per_kop;
@@ -178,6 +180,11 @@ typedef struct rcuprof_explain_iv_st {
 int rcuprof_explain_ratio_iv(const rcuprof_explain_agg *t,
                              const rcuprof_explain_agg *r, int cpu,
                              double level, rcuprof_explain_iv *out);
+/* The same over two sets of runs (detection): the ratio of their geometric
+ * means, Welch's t on the logs; bounds positive and around the ratio.  0,
+ * or -1 (ratio only, or NAN) when a side has under 2 runs or a run <= 0. */
+int rcuprof_explain_gm_ratio(const double *t, size_t nt, const double *r,
+                             size_t nr, double level, rcuprof_explain_iv *out);
 int rcuprof_explain_ratio2_iv(const rcuprof_explain_agg *t1,
                               const rcuprof_explain_agg *r1,
                               const rcuprof_explain_agg *t2,

@@ -86,8 +86,12 @@ static int add_finding(rcuprof_explain_detection *det,
 
 static void fill_pair(rcuprof_explain_finding *f,
                       const rcuprof_explain_count *slow,
-                      const rcuprof_explain_count *vs)
+                      const rcuprof_explain_count *vs,
+                      const struct count_runs *sr,
+                      const struct count_runs *vr, double level)
 {
+    rcuprof_explain_iv iv;
+
     f->threads = slow->threads;
     f->vs = vs->threads;
     f->cost = slow->cost;
@@ -96,7 +100,12 @@ static void fill_pair(rcuprof_explain_finding *f,
     f->vs_cost = vs->cost;
     f->vs_lo = vs->lo;
     f->vs_hi = vs->hi;
-    f->ratio = slow->cost / vs->cost;
+    /* The ratio every part of explain prints (issue 28): geometric means,
+     * Welch's t on the logs; the medians above only find the step. */
+    rcuprof_explain_gm_ratio(sr->x, sr->n, vr->x, vr->n, level, &iv);
+    f->ratio = iv.ratio;
+    f->ratio_lo = iv.lo;
+    f->ratio_hi = iv.hi;
     f->separated = isfinite(slow->lo) && isfinite(vs->hi)
                    && (slow->lo > vs->hi || slow->hi < vs->lo);
 }
@@ -203,7 +212,8 @@ static int detect_dips(struct scratch *w, rcuprof_explain_detection *det)
         memset(&f, 0, sizeof(f));
         f.kind = RCUPROF_EXPLAIN_DIP;
         fill_pair(&f, &det->counts[w->idx[k]],
-                  &det->counts[w->idx[w->dv[k]]]);
+                  &det->counts[w->idx[w->dv[k]]], &w->cr[w->idx[k]],
+                  &w->cr[w->idx[w->dv[k]]], det->level);
         f.step_eff = NAN;
         rank_test(&w->cr[w->idx[k]], &w->cr[w->idx[w->dv[k]]], &f);
         if (add_finding(det, &f) != 0)
@@ -234,7 +244,8 @@ static int detect_knees(struct scratch *w, double min_step_eff,
             continue;
         memset(&f, 0, sizeof(f));
         f.kind = RCUPROF_EXPLAIN_KNEE;
-        fill_pair(&f, &det->counts[i], &det->counts[i - 1]);
+        fill_pair(&f, &det->counts[i], &det->counts[i - 1], &w->cr[i],
+                  &w->cr[i - 1], det->level);
         f.step_eff = w->se[i];
         rank_test(&w->cr[i], &w->cr[i - 1], &f);
         if (w->se[i] < worst) {

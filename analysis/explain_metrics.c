@@ -184,6 +184,26 @@ int rcuprof_explain_ratio_iv(const rcuprof_explain_agg *t,
                  out);
 }
 
+int rcuprof_explain_gm_ratio(const double *t, size_t nt, const double *r,
+                             size_t nr, double level, rcuprof_explain_iv *out)
+{
+    rcuprof_stats_geo gt, gr;
+    double vt, vr;
+
+    out->ratio = out->lo = out->hi = NAN;
+    if (rcuprof_stats_geomean(t, nt, level, &gt) != RCUPROF_STATS_OK
+        || rcuprof_stats_geomean(r, nr, level, &gr) != RCUPROF_STATS_OK)
+        return -1;
+    out->ratio = gt.gm / gr.gm;
+    if (nt < 2 || nr < 2)
+        return -1;
+    vt = gt.sd_log * gt.sd_log / (double)nt;
+    vr = gr.sd_log * gr.sd_log / (double)nr;
+    return iv_of(log(gt.gm) - log(gr.gm), vt + vr, (vt + vr) * (vt + vr),
+                 vt * vt / (double)(nt - 1) + vr * vr / (double)(nr - 1),
+                 level, out);
+}
+
 int rcuprof_explain_ratio2_iv(const rcuprof_explain_agg *t1,
                               const rcuprof_explain_agg *r1,
                               const rcuprof_explain_agg *t2,
@@ -234,6 +254,7 @@ void rcuprof_explain_aggregate_staged(const rcuprof_explain_run *runs,
 {
     double *buf = malloc((2 * n + 1) * sizeof(double));
     rcuprof_stats_summary s;
+    rcuprof_stats_geo g;
     size_t i, m = 0;
 
     rcuprof_explain_agg_init(a);
@@ -247,18 +268,22 @@ void rcuprof_explain_aggregate_staged(const rcuprof_explain_run *runs,
         buf[m++] = runs[i].wall_ns_per_op;
     }
     a->n = m;
-    if (m > 0 && rcuprof_stats_describe(buf, m, level, &s)
+    /* The cell's cost is the geometric mean of its runs with Student's t
+     * interval on the logs (methodology section 3): the one centre every
+     * ratio of explain is built from, so two printed costs divide to the
+     * printed ratio.  A run of 0 ns/op has no log: the median then, no
+     * interval. */
+    if (m > 0 && rcuprof_stats_geomean(buf, m, level, &g)
                  == RCUPROF_STATS_OK) {
-        a->cost = s.median;
-        if (isfinite(s.median_lo)) {
-            a->lo = s.median_lo;
-            a->hi = s.median_hi;
-            a->interval = "median";
-        } else if (m >= 2) {
-            a->lo = s.min;
-            a->hi = s.max;
-            a->interval = "range";
+        a->cost = g.gm;
+        if (m >= 2 && isfinite(g.lo)) {
+            a->lo = g.lo;
+            a->hi = g.hi;
+            a->interval = "geomean-t";
         }
+    } else if (m > 0 && rcuprof_stats_describe(buf, m, level, &s)
+                        == RCUPROF_STATS_OK) {
+        a->cost = s.median;
     }
     a->cpu_cost = MED(cpu_ns_per_op);
     a->util = MED(util);

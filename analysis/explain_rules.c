@@ -932,7 +932,7 @@ static void rule_serialised(const rcuprof_explain_case *c,
                                                c->r.threads);
     for (i = 0; i < c->nwhatif; i++) {
         const rcuprof_explain_whatif *w = &c->whatif[i];
-        char st[48], sr[48], rt[112], pr[64] = "";
+        char st[48], sr[48], rt[160], pr[64] = "";
         int side;
 
         slope_text(&w->t, st, sizeof(st));
@@ -951,6 +951,15 @@ static void rule_serialised(const rcuprof_explain_case *c,
         } else if (!(w->r.lo > 0) || !(w->paired_r > 0)) {
             snprintf(rt, sizeof(rt), "%.2fx, not interpretable (the slope at %u does not lie above 0)",
                      w->ratio, w->r.threads);
+            side = CON;
+        } else if (!(w->lo > 0)) {
+            /* A bounded Fieller interval that reaches 0 (issue 28: "1.41x
+             * [-15.45, 4.82]"): the slope at T is not known above 0. */
+            snprintf(rt, sizeof(rt), "%.2f, no multiple (its interval reaches 0: the slope at %u is not known above 0)%s",
+                     w->ratio, w->t.threads,
+                     w->hi < thr ? ", all of it below the threshold" : "");
+            if (w->hi < thr)
+                ref++;
             side = CON;
         } else {
             int len = snprintf(rt, sizeof(rt), "%.2fx [%.2f, %.2f]",

@@ -233,6 +233,8 @@ json_t *rcuprof_explain_detection_json(const rcuprof_explain_detection *d)
                               jnum(f->vs_hi));
 
         json_object_set_new(o, "ratio", jnum(f->ratio));
+        json_object_set_new(o, "ratio_lo", jnum(f->ratio_lo));
+        json_object_set_new(o, "ratio_hi", jnum(f->ratio_hi));
         json_object_set_new(o, "step_eff", jnum(f->step_eff));
         json_object_set_new(o, "separated", json_boolean(f->separated));
         json_object_set_new(o, "p", jnum(f->p));
@@ -418,6 +420,21 @@ static void md_rules(struct rcuprof_sb *b, const json_t *rules)
     }
 }
 
+/* A ratio cell "2.62x [2.41, 2.85]" (positive bounds around it) or "2.62x". */
+static void md_ratio(struct rcuprof_sb *b, const json_t *o, const char *k,
+                     const char *klo, const char *khi)
+{
+    double r = gnum(o, k), lo = gnum(o, klo), hi = gnum(o, khi);
+
+    if (!isfinite(r)) {
+        rcuprof_sb_printf(b, "-");
+        return;
+    }
+    rcuprof_sb_printf(b, "%.2fx", r);
+    if (lo > 0 && lo <= r && r <= hi && isfinite(hi))
+        rcuprof_sb_printf(b, " [%.2f, %.2f]", lo, hi);
+}
+
 /* A slope cell "1.02 [0.95, 1.09]" from whatif[]'s t or r. */
 static void md_slope(struct rcuprof_sb *b, const json_t *s)
 {
@@ -468,11 +485,16 @@ static void md_whatif(struct rcuprof_sb *b, const json_t *c)
         rcuprof_sb_printf(b, " | ");
         if (!json_is_number(json_object_get(w, "ratio")))
             rcuprof_sb_printf(b, "-");
-        else if (json_is_true(json_object_get(w, "bounded")))
+        else if (!json_is_true(json_object_get(w, "bounded")))
+            rcuprof_sb_printf(b, "%.2fx (unbounded)", gnum(w, "ratio"));
+        else if (!(gnum(w, "ratio_lo") > 0))
+            /* Fieller's interval reaches 0: one slope is not known to lie
+             * above 0, and a multiple of it means nothing (issue 28: was
+             * "1.41x [-15.45, 4.82]") */
+            rcuprof_sb_printf(b, "no multiple (interval reaches 0)");
+        else
             rcuprof_sb_printf(b, "%.2fx [%.2f, %.2f]", gnum(w, "ratio"),
                               gnum(w, "ratio_lo"), gnum(w, "ratio_hi"));
-        else
-            rcuprof_sb_printf(b, "%.2fx (unbounded)", gnum(w, "ratio"));
         if (json_is_number(json_object_get(w, "threshold")))
             rcuprof_sb_printf(b, " | %.3g |\n", gnum(w, "threshold"));
         else
@@ -494,7 +516,7 @@ static void md_detection(struct rcuprof_sb *b, const json_t *det)
                       100 * gnum(d, "min_step_eff"));
             continue;
         }
-        rcuprof_sb_printf(b, "| finding | threads | vs | ns/op [interval] | vs ns/op [interval] | ratio | step eff | p (Holm) | confidence | explained |\n"
+        rcuprof_sb_printf(b, "| finding | threads | vs | median ns/op [interval] | vs median ns/op [interval] | ratio of geometric means [95%%] | step eff | p (Holm) | confidence | explained |\n"
                      "|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
         json_array_foreach(json_object_get(d, "findings"), i, f) {
             rcuprof_sb_printf(b, "| %s%s | %d | %d | %.1f [",
@@ -511,7 +533,9 @@ static void md_detection(struct rcuprof_sb *b, const json_t *det)
             sb_num(b, gnum(f, "vs_lo"), "%.1f");
             rcuprof_sb_printf(b, ", ");
             sb_num(b, gnum(f, "vs_hi"), "%.1f");
-            rcuprof_sb_printf(b, "] | %.2fx | ", gnum(f, "ratio"));
+            rcuprof_sb_printf(b, "] | ");
+            md_ratio(b, f, "ratio", "ratio_lo", "ratio_hi");
+            rcuprof_sb_printf(b, " | ");
             sb_num(b, gnum(f, "step_eff"), "%.2f");
             rcuprof_sb_printf(b, " | ");
             sb_num(b, gnum(f, "p_holm"), "%.3g");

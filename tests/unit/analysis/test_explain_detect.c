@@ -344,12 +344,82 @@ static void test_aggregate(void **state)
     rcuprof_explain_aggregate(runs, 3, 0.95, &a);
     assert_int_equal(a.n, 2);
     assert_int_equal(a.failed, 1);
-    assert_true(a.cost == 1100);
-    assert_string_equal(a.interval, "range");
-    assert_true(a.lo == 1000 && a.hi == 1200);
+    /* The geometric mean of 1000 and 1200, its t interval on the logs
+     * (1 df: wide, positive). */
+    assert_true(fabs(a.cost - sqrt(1000.0 * 1200.0)) < 1e-9);
+    assert_string_equal(a.interval, "geomean-t");
+    assert_true(a.lo > 0 && a.lo < 1000 && a.hi > 1200);
     assert_int_equal(a.placed, 0);
     assert_true(a.rtt_min == 70 && a.rtt_max == 320);
     assert_true(fabs(a.rtt_jump - 320.0 / 70.0) < 1e-9);
+}
+
+/*
+ * Issue 28: explain printed 2.84x and 2.62x for the same step (the summary
+ * a ratio of medians, the evidence a ratio of geometric means) and a ratio
+ * whose printed interval did not hold it.  One definition now: a cell's
+ * cost is the geometric mean of its runs, a step the ratio of two of them
+ * with Welch's t interval on the logs.  Skewed synthetic runs (one slow
+ * run in five, so median and geometric mean part) reproduce the old split.
+ */
+static void test_one_ratio(void **state)
+{
+    static const double tx[] = { 2000, 2100, 2050, 6000, 6100, 5900, 2020 };
+    static const double rx[] = { 1000, 1010, 990, 1005, 995, 2500, 2600 };
+    rcuprof_explain_run tr[7], rr[7];
+    rcuprof_explain_case c;
+    rcuprof_explain_iv iv;
+    rcuprof_explain_detection d;
+    unsigned th[14];
+    double x[14], e;
+    size_t i, nt = sizeof(tx) / sizeof(tx[0]);
+
+    (void)state;
+    for (i = 0; i < nt; i++) {
+        load_run("null", &tr[i]);
+        load_run("null", &rr[i]);
+        tr[i].wall_ns_per_op = tx[i];
+        rr[i].wall_ns_per_op = rx[i];
+        th[i] = 2;
+        x[i] = tx[i];
+        th[nt + i] = 1;
+        x[nt + i] = rx[i];
+    }
+    memset(&c, 0, sizeof(c));
+    c.has_reference = 1;
+    c.t.threads = 2;
+    c.r.threads = 1;
+    c.t.nplace = c.r.nplace = 1;
+    rcuprof_explain_aggregate(tr, nt, 0.95, &c.t.agg[0]);
+    rcuprof_explain_aggregate(rr, nt, 0.95, &c.r.agg[0]);
+    assert_int_equal(rcuprof_explain_ratio_iv(&c.t.agg[0], &c.r.agg[0], 0,
+                                              0.95, &iv), 0);
+    e = rcuprof_explain_excess(&c, 0);
+    /* The summary's ratio is the evidence's (were 2.09x and 2.48x here). */
+    if (fabs(e - iv.ratio) > 1e-9 * iv.ratio)
+        fail_msg("summary ratio %.4f, evidence ratio %.4f", e, iv.ratio);
+    assert_true(iv.lo > 0 && iv.lo < iv.ratio && iv.ratio < iv.hi);
+    /* Each cell's printed cost holds within its interval, and the two
+     * printed costs divide to the printed ratio. */
+    for (i = 0; i < 2; i++) {
+        const rcuprof_explain_agg *a = i ? &c.r.agg[0] : &c.t.agg[0];
+
+        assert_true(a->lo > 0 && a->lo <= a->cost && a->cost <= a->hi);
+    }
+    assert_true(fabs(c.t.agg[0].cost / c.r.agg[0].cost - iv.ratio)
+                < 1e-9 * iv.ratio);
+    /* Detection over the same runs as a sweep: the finding's ratio is the
+     * same figure (its medians only find the step), its interval is
+     * positive and holds it. */
+    assert_int_equal(rcuprof_explain_detect(th, x, 2 * nt, 0.95, 0.8, &d), 0);
+    assert_int_equal(d.nfindings, 1);
+    if (fabs(d.findings[0].ratio - iv.ratio) > 1e-9 * iv.ratio)
+        fail_msg("detection ratio %.4f, evidence ratio %.4f",
+                 d.findings[0].ratio, iv.ratio);
+    assert_true(d.findings[0].ratio_lo > 0
+                && d.findings[0].ratio_lo < d.findings[0].ratio
+                && d.findings[0].ratio < d.findings[0].ratio_hi);
+    rcuprof_explain_detection_free(&d);
 }
 
 int main(void)
@@ -363,6 +433,7 @@ int main(void)
         cmocka_unit_test(test_run_metrics),
         cmocka_unit_test(test_probe_shapes),
         cmocka_unit_test(test_aggregate),
+        cmocka_unit_test(test_one_ratio),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

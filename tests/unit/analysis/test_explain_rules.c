@@ -225,6 +225,14 @@ static void fx_wi_straddles(rcuprof_explain_case *c)
     fx_wi_case(c, 1);
 }
 
+/* Issue 28: a bounded Fieller interval reaching below 0 (the slope at T
+ * not known above 0) was printed "1.41x [-15.45, 4.82]": no multiple. */
+static void fx_wi_reaches_zero(rcuprof_explain_case *c)
+{
+    set_wi(&wi[0], "write_hold", 1.0, 1.41, 1.41, -15.45, 4.82, 0);
+    fx_wi_case(c, 1);
+}
+
 static void fx_wi_unbounded(rcuprof_explain_case *c)
 {
     /* the slope at R not distinguishable from 0: the ratio's set is the
@@ -602,6 +610,7 @@ static const struct row {
     { __LINE__, "serialised_site", fx_wi_flat, REF, "ratio 1.10x [0.95, 1.30]" },
     { __LINE__, "serialised_site", fx_wi_straddles, INC, "straddles 1.5" },
     { __LINE__, "serialised_site", fx_wi_unbounded, INC, "unbounded" },
+    { __LINE__, "serialised_site", fx_wi_reaches_zero, INC, "ratio 1.41, no multiple (its interval reaches 0: the slope at 2 is not known above 0)" },
     { __LINE__, "serialised_site", fx_wi_one_block, INC, "2 needed" },
     { __LINE__, "serialised_site", fx_wi_no_step, INC, "no step is established" },
     { __LINE__, "unexplained", fx_wi_serialised, REF, NULL },
