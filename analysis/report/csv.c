@@ -14,6 +14,41 @@ static void csv_num(struct rcuprof_sb *b, double x)
         rcuprof_sb_printf(b, ",");
 }
 
+/* The A/A pair's change at this count (--aa; the same on every variant's
+ * row) and the row's doubts (rcuprof_table_row_doubt) joined by ';'. */
+static void csv_aa(struct rcuprof_sb *b, const rcuprof_table *t, size_t ti)
+{
+    const rcuprof_change *aa = t->aa != NULL ? &t->aa[ti] : NULL;
+    int d = rcuprof_table_row_doubt(t, ti), k = 0;
+
+    if (aa == NULL) {
+        rcuprof_sb_printf(b, ",,,,,,,,");
+    } else {
+        rcuprof_sb_printf(b, ",%s vs %s", t->variants[t->aa_b],
+                          t->variants[t->aa_a]);
+        if (!aa->have) {
+            rcuprof_sb_printf(b, ",,,,,,,");
+        } else {
+            rcuprof_sb_printf(b, ",%zu", aa->n_pairs);
+            csv_num(b, aa->change_pct);
+            csv_num(b, aa->lo_pct);
+            csv_num(b, aa->hi_pct);
+            csv_num(b, aa->p);
+            csv_num(b, aa->mde_pct);
+            rcuprof_sb_printf(b, ",%d", aa->resolved);
+        }
+    }
+    rcuprof_sb_printf(b, ",");
+#define DOUBT(bit, name) \
+    if (d & (bit)) \
+        rcuprof_sb_printf(b, "%s%s", k++ ? ";" : "", name)
+    DOUBT(RCUPROF_ROW_OVERSUBSCRIBED, "oversubscribed");
+    DOUBT(RCUPROF_ROW_MIX, "state_mix");
+    DOUBT(RCUPROF_ROW_AA, "aa");
+    DOUBT(RCUPROF_ROW_AA_FLOOR, "aa_floor");
+#undef DOUBT
+}
+
 char *rcuprof_table_csv(const rcuprof_table *t)
 {
     struct rcuprof_sb b = { 0 };
@@ -26,6 +61,8 @@ char *rcuprof_table_csv(const rcuprof_table *t)
               "paired,pairs,partial,pairs_base_geomean_ns,pairs_geomean_ns,change_pct,change_lo_pct,change_hi_pct,p,p_holm,p_wilcoxon,"
               "p_wilcoxon_holm,p_welch,p_welch_holm,p_mw,p_mw_holm,mde_pct,"
               "too_few,resolved,p_min_attainable,"
+              "aa,aa_pairs,aa_change_pct,aa_change_lo_pct,aa_change_hi_pct,"
+              "aa_p,aa_mde_pct,aa_resolved,doubt,"
               "state,runs_fast,runs_slow,runs_mixed,runs_unknown\n");
     for (ti = 0; ti < t->nthreads; ti++) {
         for (v = 0; v < t->nvariants; v++) {
@@ -78,6 +115,7 @@ char *rcuprof_table_csv(const rcuprof_table *t)
                 rcuprof_sb_printf(&b, ",%d,%d", ch->too_few, ch->resolved);
                 csv_num(&b, ch->p_min_attainable);
             }
+            csv_aa(&b, t, ti);
             rcuprof_sb_printf(&b, ",%s,%zu,%zu,%zu,%zu\n",
                               rcuprof_table_row_state_name(t, ti),
                               c->states[RCUPROF_STATE_FAST],

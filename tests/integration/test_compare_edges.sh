@@ -232,6 +232,25 @@ assert "| A/A b vs a change % [95% CI] | A/A p (raw) | A/A MDE |" in w, w
 assert "- A/A pair moved (b against a" in w, w
 PY
 "$RCUPROF" compare "$TMP/aawide.jsonl" --aa a,b > "$TMP/aawide.md" 2>&1 || fail "compare aawide"
+"$RCUPROF" compare "$TMP/aamoved.jsonl" --aa a,b --format csv > "$TMP/aamoved.csv" || fail "compare aamoved csv"
+"$RCUPROF" compare "$TMP/aawide.jsonl" --aa a,b --format csv > "$TMP/aawide.csv" || fail "compare aawide csv"
+"$RCUPROF" compare "$TMP/aaquiet.jsonl" --format csv > "$TMP/aanone.csv" || fail "compare aanone csv"
+"$PY" - "$TMP/aamoved.csv" "$TMP/aawide.csv" "$TMP/aanone.csv" <<'PY' && pass "aa: CSV keeps the pair (its change, interval, p, MDE on every row of the count) and each row's doubt; state columns stay last" || fail "aa csv: $(cat "$TMP/aamoved.csv")"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+hdr = open(sys.argv[1]).readline().strip().split(",")
+assert hdr[-5:] == ["state", "runs_fast", "runs_slow", "runs_mixed", "runs_unknown"], hdr
+assert rows and all(r["aa"] == "b vs a" for r in rows), rows
+for r in rows:
+    assert abs(float(r["aa_change_pct"]) - 10) < 0.01, r
+    assert float(r["aa_change_lo_pct"]) > 9 and float(r["aa_change_hi_pct"]) < 11, r
+    assert float(r["aa_p"]) < 0.05 and r["aa_resolved"] == "1" and r["aa_mde_pct"] != "", r
+    assert r["doubt"] == "aa", r
+w = list(csv.DictReader(open(sys.argv[2])))
+assert all(r["doubt"] == "aa_floor" for r in w), w
+n = list(csv.DictReader(open(sys.argv[3])))
+assert all(r["aa"] == "" and r["aa_change_pct"] == "" and r["doubt"] == "" for r in n), n
+PY
 grep -q "^| 1 ⚠ | [0-9.]* | [0-9.]* -3.0% \[.*\] ✓ | " "$TMP/aawide.md" \
     && grep -qx "⚠ at 1 thread: a ✓ change is smaller than the A/A pair's interval reaches, so it is not established here." "$TMP/aawide.md" \
     && pass "aa: a resolved -3% inside the A/A pair's reach is marked" || fail "aawide: $(cat "$TMP/aawide.md")"
