@@ -307,6 +307,11 @@ void rcuprof_explain_aggregate_staged(const rcuprof_explain_run *runs,
               &a->lmean, &a->lsd0, &m, &a->n0);
     log_stats(runs, n, n_first, offsetof(rcuprof_explain_run, cpu_ns_per_op),
               &a->cpu_lmean, &a->cpu_lsd0, &a->cpu_n, &a->cpu_n0);
+    /* CPU ns/op on the same footing as the wall cost: the geometric mean,
+     * so the two figures a rule prints divide to its ratio (the median
+     * stays for a cell with a run of 0 CPU ns/op) */
+    if (isfinite(a->cpu_lmean) && a->cpu_n == a->n)
+        a->cpu_cost = exp(a->cpu_lmean);
     min_max(runs, n, offsetof(rcuprof_explain_run, probe_retries),
             &a->probe_retries_min, &a->probe_retries_max);
     min_max(runs, n, offsetof(rcuprof_explain_run, probe_slow),

@@ -380,6 +380,8 @@ static void test_one_ratio(void **state)
         load_run("null", &rr[i]);
         tr[i].wall_ns_per_op = tx[i];
         rr[i].wall_ns_per_op = rx[i];
+        tr[i].cpu_ns_per_op = 0.9 * tx[i];
+        rr[i].cpu_ns_per_op = 0.8 * rx[i];
         th[i] = 2;
         x[i] = tx[i];
         th[nt + i] = 1;
@@ -408,6 +410,16 @@ static void test_one_ratio(void **state)
     }
     assert_true(fabs(c.t.agg[0].cost / c.r.agg[0].cost - iv.ratio)
                 < 1e-9 * iv.ratio);
+    /* CPU time likewise: "0.98x [0.54, 1.75] (203 -> 188 ns)" printed a
+     * ratio of geometric means beside two medians. */
+    assert_int_equal(rcuprof_explain_ratio_iv(&c.t.agg[0], &c.r.agg[0], 1,
+                                              0.95, &iv), 0);
+    if (fabs(c.t.agg[0].cpu_cost / c.r.agg[0].cpu_cost - iv.ratio)
+        > 1e-9 * iv.ratio)
+        fail_msg("CPU ns/op %.1f -> %.1f beside ratio %.4f",
+                 c.r.agg[0].cpu_cost, c.t.agg[0].cpu_cost, iv.ratio);
+    assert_int_equal(rcuprof_explain_ratio_iv(&c.t.agg[0], &c.r.agg[0], 0,
+                                              0.95, &iv), 0);
     /* Detection over the same runs as a sweep: the finding's ratio is the
      * same figure (its medians only find the step), its interval is
      * positive and holds it. */
