@@ -125,6 +125,8 @@ static void gp_data(FILE *f, const rcuprof_table *t, const rcuprof_scaling *sc)
  * reaches beyond them (then cut off there, with a mark). */
 struct gp_ranges {
     double cost_lo, cost_hi, tput_hi, change;
+    double change_lo;           /* the bottom: -change, never below -105
+                                 * (a cost cannot fall by more than 100%) */
     int cost_clip, tput_clip, change_clip;
 };
 
@@ -148,11 +150,46 @@ static void gp_ranges(const rcuprof_table *t, struct gp_ranges *g)
             && fabs(ch->change_pct) > span)
             span = fabs(ch->change_pct);
     }
-    /* cost on a log axis: a factor 3 either side of the centres */
+    /* cost on a log axis: the intervals with a margin (more at the top,
+     * for the key), never beyond a factor 3 either side of the centres
+     * (an interval reaching further is cut off there, with a mark) */
     g->cost_lo = isfinite(cmin) ? cmin / 3 : 1;
     g->cost_hi = cmax > 0 ? cmax * 3 : 10;
+    if (isfinite(cmin) && cmax > 0) {
+        double lo = cmin, hi = cmax;
+
+        for (i = 0; i < n; i++) {
+            const rcuprof_cell *c = &t->cells[i];
+
+            if (c->n > 0 && c->geomean_lo > 0)
+                lo = fmin(lo, c->geomean_lo);
+            if (c->n > 0 && isfinite(c->geomean_hi))
+                hi = fmax(hi, c->geomean_hi);
+        }
+        g->cost_lo = fmax(g->cost_lo, lo / 1.25);
+        g->cost_hi = fmin(g->cost_hi, hi * 1.6);
+    }
     g->tput_hi = tmax > 0 ? tmax * 1.4 / 1e6 : 1;
+    /* the change axis holds the intervals, up to +-50% (or 1.6 times the
+     * largest change when that is more): from the centres alone, small
+     * changes had every interval cut off */
     g->change = span * 1.6 + 2;
+    {
+        double reach = 0, cap = fmax(g->change, 50);
+
+        for (i = 0; t->changes != NULL && i < n; i++) {
+            const rcuprof_change *ch = &t->changes[i];
+
+            if (i % t->nvariants == t->baseline || !ch->have)
+                continue;
+            if (isfinite(ch->lo_pct))
+                reach = fmax(reach, fabs(ch->lo_pct));
+            if (isfinite(ch->hi_pct))
+                reach = fmax(reach, fabs(ch->hi_pct));
+        }
+        g->change = fmax(g->change, fmin(reach * 1.08, cap));
+    }
+    g->change_lo = fmax(-g->change, -105);
     for (i = 0; i < n; i++) {
         const rcuprof_cell *c = &t->cells[i];
         const rcuprof_change *ch = t->changes != NULL ? &t->changes[i] : NULL;
@@ -166,7 +203,7 @@ static void gp_ranges(const rcuprof_table *t, struct gp_ranges *g)
                             && c->tput_hi / 1e6 > g->tput_hi;
         }
         if (ch != NULL && i % t->nvariants != t->baseline && ch->have)
-            g->change_clip |= (isfinite(ch->lo_pct) && ch->lo_pct < -g->change)
+            g->change_clip |= (isfinite(ch->lo_pct) && ch->lo_pct < g->change_lo)
                               || (isfinite(ch->hi_pct)
                                   && ch->hi_pct > g->change);
     }
@@ -213,7 +250,9 @@ static void gp_axes(FILE *f, const rcuprof_table *t, const char *dir)
             t->threads[0] / 1.25, maxt * 1.25);
     for (ti = 0; ti < t->nthreads; ti++)
         fprintf(f, "%s%u", ti ? ", " : "", t->threads[ti]);
-    fprintf(f, ")\nset xlabel 'threads'\nset grid\nset key top left\n");
+    /* the key below the plot: inside, it sat on points and triangles */
+    fprintf(f, ")\nset xlabel 'threads'\nset grid\n"
+            "set key outside below center horizontal\n");
     if (os < t->nthreads) {
         double x0 = gp_shade_x(t);
 
@@ -265,6 +304,26 @@ static void gp_clip_key(FILE *f, int clipped)
         fprintf(f, ", \\\n        NaN with points pt 9 ps 1.4 lc 'black' title 'triangle: interval cut off at the edge'");
 }
 
+/* Labelled ticks of a log y axis from lo to hi: each decade's 1, 2, 5
+ * (and 1.5, 3, 7 when the range is under a decade), so a narrow range
+ * still reads (one label, 100, on a range of 60 to 400 did not). */
+static void gp_log_tics(FILE *f, double lo, double hi)
+{
+    static const double fine[] = { 1, 1.5, 2, 3, 5, 7 }, coarse[] = { 1, 2, 5 };
+    const double *m = hi / lo < 10 ? fine : coarse;
+    size_t nm = hi / lo < 10 ? 6 : 3, k, nt = 0;
+    double d;
+
+    if (!(lo > 0) || !(hi > lo) || hi / lo > 1e4)
+        return;
+    fprintf(f, "    set ytics (");
+    for (d = pow(10, floor(log10(lo))); d <= hi; d *= 10)
+        for (k = 0; k < nm; k++)
+            if (m[k] * d >= lo && m[k] * d <= hi)
+                fprintf(f, "%s%.6g", nt++ ? ", " : "", m[k] * d);
+    fprintf(f, ")\n");
+}
+
 /* Per-op cost on a log y axis and throughput (with the USL fits) against
  * threads: means joined by lines, 95% intervals as error bars. */
 static void gp_cost_throughput(FILE *f, const rcuprof_table *t,
@@ -275,8 +334,9 @@ static void gp_cost_throughput(FILE *f, const rcuprof_table *t,
                                                        : "wall time";
     size_t v, k = 0;
 
-    fprintf(f, "    set output dir.'/cost.'.fmt.'.tmp'\n"
-            "    set logscale y\n"
+    fprintf(f, "    set output dir.'/cost.'.fmt.'.tmp'\n");
+    gp_log_tics(f, g->cost_lo, g->cost_hi);
+    fprintf(f, "    set logscale y\n"
             "    set ylabel '%s per op (ns/op, log scale): geometric mean, 95%% interval'\n"
             "    set yrange [%.9g:%.9g]\n"
             "    set title '%s per op against threads%s'\n"
@@ -296,7 +356,7 @@ static void gp_cost_throughput(FILE *f, const rcuprof_table *t,
         fprintf(f, "NaN title 'no run'");
     gp_clip_key(f, g->cost_clip);
     k = 0;
-    fprintf(f, "\n    unset logscale y\n"
+    fprintf(f, "\n    set ytics auto\n    unset logscale y\n"
             "    set output dir.'/throughput.'.fmt.'.tmp'\n"
             "    set ylabel 'throughput (M ops/s, all threads): geometric mean, 95%% interval'\n"
             "    set yrange [0:%.9g]\n"
@@ -333,7 +393,7 @@ static void gp_change(FILE *f, const rcuprof_table *t,
             "    set title 'change against %s, 95%% interval: filled = resolved; open = not resolved (may be noise)'\n"
             "    plot 0 with lines lc 'black' lw 1 notitle",
             t->metric == RCUPROF_METRIC_CPU ? "CPU time" : "wall time",
-            t->variants[t->baseline], -g->change, g->change,
+            t->variants[t->baseline], g->change_lo, g->change,
             t->variants[t->baseline]);
     for (v = 0; v < t->nvariants; v++) {
         if (!gp_has(t, v, 1))
@@ -343,7 +403,7 @@ static void gp_change(FILE *f, const rcuprof_table *t,
                 "\\\n        NaN with points pt 7 ps 1.4 lc %zu title '%s'",
                 v, gp_shift(t, v), v + 1, v, gp_shift(t, v), v + 1, v + 1,
                 t->variants[v]);
-        gp_clips(f, "$c", v, gp_shift(t, v), 3, 4, -g->change, g->change);
+        gp_clips(f, "$c", v, gp_shift(t, v), 3, 4, g->change_lo, g->change);
         k++;
     }
     if (k == 0)
@@ -413,8 +473,13 @@ static void gp_probes(FILE *f, const rcuprof_table *t)
     if (!t->have_probes)
         return;
     fprintf(f, "\n    set output dir.'/probes.'.fmt.'.tmp'\n"
+            "    set key outside below center vertical\n"
+            "    set offsets 0, 0, graph 0.08, 0\n"
             "    set multiplot layout 1,%d title 'probe layer, median over blocks'",
             t->have_retries + t->have_slow);
+    if (gp_first_over(t) < t->nthreads)
+        fprintf(f, "\n    set label 1 'oversubscribed: threads > %u CPUs' at %.6g, graph 0.97 left offset 0.5, 0",
+                t->cpus_allowed, gp_shade_x(t));
     if (t->have_retries) {
         fprintf(f, "\n    set ylabel 'read-side retries per million acquisitions'\n"
                 "    set title 'RCU retries'");
@@ -425,7 +490,11 @@ static void gp_probes(FILE *f, const rcuprof_table *t)
                 "    set title 'slow-path fetches'");
         gp_probe_panel(f, t, 1);
     }
-    fprintf(f, "\n    unset multiplot");
+    fprintf(f, "\n    unset multiplot\n    set offsets 0, 0, 0, 0\n"
+            "    set key outside below center horizontal");
+    if (gp_first_over(t) < t->nthreads)
+        fprintf(f, "\n    set label 1 'oversubscribed: threads > %u CPUs' at %.6g, graph 0.04 offset 0.5, 0",
+                t->cpus_allowed, gp_shade_x(t));
 }
 
 /* The knees and dips of the scaling report at counts within the CPUs,
@@ -453,33 +522,73 @@ static void gp_findings(FILE *f, const rcuprof_table *t,
     }
 }
 
+/* ": knee at 2 (high), dip at 4 (low)", the findings of one variant at
+ * counts within the CPUs (ringed in the plot), or "". */
+static void gp_findings_text(const rcuprof_scaling *sc, char *buf, size_t n)
+{
+    size_t k, len = 0;
+
+    buf[0] = '\0';
+    for (k = 0; k < sc->nrows && len < n; k++) {
+        const rcuprof_scaling_row *r = &sc->rows[k];
+        int w;
+
+        if ((!r->knee && !r->dip) || r->oversubscribed
+            || !isfinite(r->eff_step))
+            continue;
+        w = snprintf(buf + len, n - len, "%s%s%s%s at %u (%s)",
+                     len ? ", " : ": ", r->knee ? "knee" : "",
+                     r->knee && r->dip ? "+" : "", r->dip ? "dip" : "",
+                     r->threads,
+                     r->confidence != NULL ? r->confidence : "?");
+        if (w < 0)
+            break;
+        len += (size_t)w;
+    }
+    if (len >= n)
+        buf[n - 1] = '\0';
+}
+
 /* Scaling efficiency against the first count and per step, with the
  * ideal, the knee threshold and the findings within the CPUs. */
 static void gp_efficiency(FILE *f, const rcuprof_table *t,
                           const rcuprof_scaling *sc)
 {
-    size_t v;
-    int os = gp_first_over(t) < t->nthreads;
+    size_t v, k;
+    int os = gp_first_over(t) < t->nthreads, clipped = 0;
 
     if (os)
-        fprintf(f, "\n    set label 1 \"oversubscribed: threads > %u CPUs:\\nknees and dips not testable\" at graph 1, graph 0.96 right offset -0.5, 0",
+        fprintf(f, "\n    set label 1 \"oversubscribed: threads > %u CPUs:\\nknees and dips not testable\" at graph 1, graph 0.96 right offset -0.5, 0 front boxed\n    set style textbox opaque fc rgb '#e4e4e4' noborder",
                 t->cpus_allowed);
     fprintf(f, "\n    set output dir.'/efficiency.'.fmt.'.tmp'\n"
             "    set ylabel 'scaling efficiency (1 = ideal)'\n"
             "    set yrange [0:1.25]\n"
-            "    set key bottom left\n"
-            "    set title 'scaling efficiency: vs the first count (lines), per step (points); knees and dips with their confidence'\n"
+            "    set key outside below center horizontal maxrows 4\n"
+            "    set title 'scaling efficiency: vs the first count (lines), per step (points); knees and dips ringed, with their confidence in the key'\n"
             "    plot 1 with lines dt 2 lc 'gray' title 'ideal', "
             "%g with lines dt 4 lw 1.5 lc rgb '#cc4444' title 'knee: a step below %.0f%%'",
             sc[0].min_step_eff, 100 * sc[0].min_step_eff);
-    for (v = 0; v < t->nvariants; v++)
+    for (v = 0; v < t->nvariants; v++) {
+        char fs[160];
+
+        /* The findings in the key, beside their variant (floating labels
+         * stacked above the points landed on another variant's point),
+         * and a ring around each step they mark. */
+        gp_findings_text(&sc[v], fs, sizeof(fs));
         fprintf(f, ", \\\n        $e%zu using 1:2 with linespoints lw 2 pt 7 lc %zu title '%s vs first', "
-                "\\\n        $e%zu using 1:3 with points pt 6 ps 1.5 lc %zu title '%s per step', "
+                "\\\n        $e%zu using 1:3 with points pt 6 ps 1.5 lc %zu title '%s per step%s', "
                 "\\\n        $e%zu using 1:($3 > 1.25 ? 1.25 : NaN) with points pt 9 ps 1.4 lc %zu notitle, "
-                "\\\n        $k%zu using 1:2:3 with labels offset char 0, char %d font ',8' tc lt %zu notitle",
-                v, v + 1, t->variants[v], v, v + 1, t->variants[v],
-                v, v + 1, v, (int)v + 1, v + 1);
-    fprintf(f, "\n    set key top left");
+                "\\\n        $e%zu using 1:($2 > 1.25 ? 1.25 : NaN) with points pt 9 ps 1.4 lc %zu notitle, "
+                "\\\n        $k%zu using 1:2 with points pt 6 ps 3 lw 2 lc %zu notitle",
+                v, v + 1, t->variants[v], v, v + 1, t->variants[v], fs,
+                v, v + 1, v, v + 1, v, v + 1);
+        for (k = 0; k < sc[v].nrows; k++)
+            clipped |= sc[v].rows[k].eff_first > 1.25
+                       || sc[v].rows[k].eff_step > 1.25;
+    }
+    if (clipped)
+        fprintf(f, ", \\\n        NaN with points pt 9 ps 1.4 lc 'black' title 'triangle: above 1.25 (superlinear), cut off at the edge'");
+    fprintf(f, "\n    set key outside below center horizontal noopaque");
     if (os)
         fprintf(f, "\n    set label 1 'oversubscribed: threads > %u CPUs' at %.6g, graph 0.04 left offset 0.5, 0",
                 t->cpus_allowed, gp_shade_x(t));

@@ -354,18 +354,80 @@ const char *const *rcuprof_whatif_plots(void)
     return outs;
 }
 
+/* The smallest (hi 0) or largest (hi 1) delay per op of a row's cells. */
+static double row_x(const json_t *r, int hi)
+{
+    const json_t *c;
+    double v = NAN;
+    size_t k;
+
+    json_array_foreach(json_object_get(r, "cells"), k, c) {
+        double x = jnum(c, "x_ns_per_op");
+
+        if (isfinite(x) && isfinite(jnum(c, "mean"))
+            && (!isfinite(v) || (hi ? x > v : x < v)))
+            v = x;
+    }
+    return v;
+}
+
+/* One thread count's series in the whatif plot: its cells with their
+ * intervals, the fitted line (not with no fit) and the unarmed level; k
+ * is the series' place in the plot (0: the first). */
+static void gp_row(FILE *f, const json_t *r, size_t i, size_t k)
+{
+    const json_t *s = json_object_get(r, "slope"),
+        *ic = json_object_get(r, "intercept");
+    double sv = jnum(s, "value"), iv = jnum(ic, "value");
+    char key[160];
+    long long nt = (long long)json_integer_value(json_object_get(r, "threads"));
+    const char *tw = nt == 1 ? "thread" : "threads";
+
+    if (nofit(r))
+        snprintf(key, sizeof(key), "%lld %s: no fit (scatter %.0f > line %.0f ns/op)",
+                 nt, tw, jnum(r, "residual_sd"), jnum(r, "signal_sd"));
+    else if (isfinite(jnum(s, "lo")))
+        snprintf(key, sizeof(key), "%lld %s: slope %.2f [%.2f, %.2f] %s",
+                 nt, tw, sv, jnum(s, "lo"), jnum(s, "hi"),
+                 json_string_value(json_object_get(r, "reading")) ?: "");
+    else if (isfinite(sv))
+        snprintf(key, sizeof(key), "%lld %s: slope %.2f, undetermined",
+                 nt, tw, sv);
+    else
+        snprintf(key, sizeof(key), "%lld %s", nt, tw);
+    fprintf(f, "%s $w%zu using 1:2:3:4 with yerrorbars lc %zu pt 7 title ",
+            k ? ", \\\n    " : " ", i, i + 1);
+    rcuprof_report_gp_quote(f, key);
+    if (isfinite(sv) && isfinite(iv) && !nofit(r)
+        && isfinite(row_x(r, 0)) && isfinite(row_x(r, 1)))
+        /* over the delays run, not beyond them */
+        fprintf(f, ", \\\n    (x >= %.9g && x <= %.9g ? %.12g + %.12g * x : NaN) lc %zu dt 2 notitle",
+                row_x(r, 0), row_x(r, 1), iv, sv, i + 1);
+    if (isfinite(jnum(json_object_get(r, "unarmed"), "mean"))) {
+        char ukey[80];
+
+        snprintf(ukey, sizeof(ukey), "%lld %s unarmed", nt, tw);
+        fprintf(f, ", \\\n    %.12g lc %zu dt 3 title ",
+                jnum(json_object_get(r, "unarmed"), "mean"), i + 1);
+        rcuprof_report_gp_quote(f, ukey);
+    }
+}
+
 char *rcuprof_whatif_gnuplot(const json_t *rep, const char *dir)
 {
     char *buf = NULL, title[256], out[4200];
     size_t len = 0, i, k, nrows = json_array_size(json_object_get(rep, "rows"));
     FILE *f = open_memstream(&buf, &len);
     const json_t *r, *c;
-    int fmt;
+    double xmax = 0, top_lo = INFINITY, top_hi = 0;
+    int fmt, panels;
 
     if (f == NULL)
         return NULL;
     fprintf(f, "# rcuprof whatif: wall ns/op against the delay put on each op, per thread count (dotted: unarmed)\n");
     json_array_foreach(json_object_get(rep, "rows"), i, r) {
+        double rmax = 0;
+
         fprintf(f, "$w%zu << EOD\n# x_ns_per_op mean lo hi\n", i);
         json_array_foreach(json_object_get(r, "cells"), k, c) {
             double x = jnum(c, "x_ns_per_op"), m = jnum(c, "mean");
@@ -375,9 +437,18 @@ char *rcuprof_whatif_gnuplot(const json_t *rep, const char *dir)
                 continue;
             fprintf(f, "%.9g %.9g %.9g %.9g\n", x, m,
                     isfinite(lo) ? lo : m, isfinite(hi) ? hi : m);
+            xmax = fmax(xmax, x);
+            rmax = fmax(rmax, isfinite(hi) ? hi : m);
         }
         fprintf(f, "EOD\n");
+        if (rmax > 0) {
+            top_hi = fmax(top_hi, rmax);
+            top_lo = fmin(top_lo, rmax);
+        }
     }
+    /* Thread counts whose costs differ by more than a factor 4 get a panel
+     * each: on one linear axis the cheaper one lay flat at the bottom. */
+    panels = nrows > 1 && top_lo > 0 && top_hi / top_lo > 4;
     snprintf(title, sizeof(title), "whatif: %s at %s",
              json_string_value(json_object_get(rep, "site")) ?: "?",
              json_string_value(json_object_get(rep, "variant")) ?: "?");
@@ -393,44 +464,29 @@ char *rcuprof_whatif_gnuplot(const json_t *rep, const char *dir)
         rcuprof_report_gp_quote(f, title);
         fprintf(f, "\nset xlabel 'delay put on each op (ns/op)'\n"
                    "set ylabel 'wall time per op (ns/op)'\n"
-                   "set key top left\nset grid\nset yrange [0:*]\n"
-                   "set offsets graph 0.03, graph 0.03, 0, 0\n");
-        fprintf(f, "plot");
-        json_array_foreach(json_object_get(rep, "rows"), i, r) {
-            const json_t *s = json_object_get(r, "slope"),
-                *ic = json_object_get(r, "intercept");
-            double sv = jnum(s, "value"), iv = jnum(ic, "value");
-            char key[160];
-            long long nt = (long long)json_integer_value(json_object_get(r, "threads"));
-            const char *tw = nt == 1 ? "thread" : "threads";
-
-            if (nofit(r))
-                snprintf(key, sizeof(key), "%lld %s: no fit (scatter %.0f > line %.0f ns/op)",
-                         nt, tw, jnum(r, "residual_sd"), jnum(r, "signal_sd"));
-            else if (isfinite(jnum(s, "lo")))
-                snprintf(key, sizeof(key), "%lld %s: slope %.2f [%.2f, %.2f] %s",
-                         nt, tw, sv, jnum(s, "lo"), jnum(s, "hi"),
-                         json_string_value(json_object_get(r, "reading")) ?: "");
-            else if (isfinite(sv))
-                snprintf(key, sizeof(key), "%lld %s: slope %.2f, undetermined",
-                         nt, tw, sv);
-            else
-                snprintf(key, sizeof(key), "%lld %s", nt, tw);
-            fprintf(f, "%s $w%zu using 1:2:3:4 with yerrorbars lc %zu pt 7 title ",
-                    i ? ", \\\n    " : " ", i, i + 1);
-            rcuprof_report_gp_quote(f, key);
-            if (isfinite(sv) && isfinite(iv) && !nofit(r))
-                fprintf(f, ", \\\n    %.12g + %.12g * x lc %zu dt 2 notitle",
-                        iv, sv, i + 1);
-            if (isfinite(jnum(json_object_get(r, "unarmed"), "mean"))) {
-                char ukey[80];
-
-                snprintf(ukey, sizeof(ukey), "%lld %s unarmed", nt, tw);
-                fprintf(f, ", \\\n    %.12g lc %zu dt 3 title ",
-                        jnum(json_object_get(r, "unarmed"), "mean"), i + 1);
-                rcuprof_report_gp_quote(f, ukey);
-            }
+                   "set key outside below center vertical\nset grid\n"
+                   "set yrange [0:*]\n");
+        /* from 0: a delay below 0 means nothing (the axis ran from -20);
+         * the key below: inside, it sat on the error bars */
+        if (xmax > 0)
+            fprintf(f, "set xrange [0:%.6g]\n", xmax * 1.05);
+        if (panels) {
+            fprintf(f, "set multiplot layout 1,%zu title ", nrows);
+            rcuprof_report_gp_quote(f, title);
+            fprintf(f, "\nunset title\n");
+        } else {
+            fprintf(f, "plot");
         }
+        json_array_foreach(json_object_get(rep, "rows"), i, r) {
+            if (panels && isfinite(row_x(r, 1)))
+                fprintf(f, "%sset xrange [0:%.6g]\n", i ? "\n" : "",
+                        row_x(r, 1) * 1.05);
+            if (panels)
+                fprintf(f, "plot");
+            gp_row(f, r, i, panels ? 0 : i);
+        }
+        if (panels)
+            fprintf(f, "\nunset multiplot");
         if (nrows == 0)
             fprintf(f, " 0 notitle");
         fprintf(f, "\nunset output\n");

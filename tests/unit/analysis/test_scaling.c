@@ -249,10 +249,13 @@ static void test_writers(void **state)
                                "1 1 nan\n2 1 1\n4 0.506"));
     assert_non_null(strstr(gp, "set output dir.'/efficiency.'.fmt.'.tmp'"));
     assert_null(strstr(gp, "probes."));
-    /* cost on a log y axis; within the 8 CPUs: nothing shaded, the knee
-     * at 4 labelled with its confidence */
+    /* cost on a log y axis with labelled 1-2-5 ticks; within the 8 CPUs:
+     * nothing shaded, the knee at 4 ringed and named in the key with its
+     * confidence */
     assert_non_null(strstr(gp, "set output dir.'/cost.'.fmt.'.tmp'\n"
-                               "    set logscale y\n"));
+                               "    set ytics ("));
+    assert_non_null(strstr(gp, ")\n    set logscale y\n"));
+    assert_non_null(strstr(gp, "per step: knee+dip at 4 (high)'"));
     assert_null(strstr(gp, "set object 1 rect"));
     assert_non_null(strstr(gp, "$k0 << EOD\n# threads eff_step finding\n"
                                "4 0.506"));

@@ -203,8 +203,8 @@ static void test_nofit(void **state)
                   rows[i].nofit);
         CHECK_INT(rows[i].line, strstr(gp, "1 thread: no fit (scatter") != NULL,
                   rows[i].nofit);
-        /* the fitted line is drawn only for a fit */
-        CHECK_INT(rows[i].line, strstr(gp, " * x lc 1 dt 2") != NULL,
+        /* the fitted line is drawn only for a fit, over the delays run */
+        CHECK_INT(rows[i].line, strstr(gp, " * x : NaN) lc 1 dt 2") != NULL,
                   !rows[i].nofit);
         free(md);
         free(gp);
