@@ -162,6 +162,11 @@ struct rcuprof_whatif_plan {
 int rcuprof_sweep_whatif(const struct rcuprof_whatif_plan *p);
 /* whatif.c */
 int rcuprof_cmd_whatif(int argc, char **argv);
+/* whatif.c: whatif's outputs (whatif.md, .json, .csv, .gp, the plot) in
+ * DIR out, made again from its results file (`report WHATIF-RESULTS`);
+ * 0 or an exit code, its one line printed. */
+int rcuprof_whatif_report_file(const char *cmd, const char *results,
+                               const char *out);
 
 /*
  * delay_sites.c (whatif's --site/--delays, explain's --whatif-site/

@@ -10,7 +10,8 @@
  * the baseline), throughput.{png,svg} (with the USL fit where there is
  * one), efficiency.{png,svg} and, with probe figures, probes.{png,svg}.
  * Each file is written whole or not at all; plots.gp stays beside them so
- * a plot can be restyled by hand.
+ * a plot can be restyled by hand.  A whatif's results file, given alone,
+ * gets whatif's outputs instead (rcuprof_whatif_report_file).
  */
 #define _GNU_SOURCE
 #include "cli.h"
@@ -52,7 +53,7 @@ static void help(void)
 {
     printf("usage: rcuprof report RESULTS... --out DIR [options]\n");
     rcuprof_opts_help_item(stdout, "RESULTS",
-                           "results.jsonl files of rcuprof sweep\n");
+                           "results.jsonl files of rcuprof sweep, or one of rcuprof whatif (then whatif's outputs: whatif.md, .json, .csv and the plot)\n");
     rcuprof_opts_help(stdout, report_rows, REPORT_NROWS, 0, NULL);
 }
 
@@ -230,6 +231,29 @@ static int report_write(struct report *r, const char *dir)
     return 0;
 }
 
+/* Whether path's first line is the header of a whatif's results file
+ * (spec.whatif); 0 when not, or unreadable (the loader then says why). */
+static int is_whatif_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char *buf = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    int yes = 0;
+
+    if (f == NULL)
+        return 0;
+    if ((len = getline(&buf, &cap, f)) > 0) {
+        json_t *h = json_loadb(buf, (size_t)len, 0, NULL);
+
+        yes = json_object_get(json_object_get(h, "spec"), "whatif") != NULL;
+        json_decref(h);
+    }
+    free(buf);
+    fclose(f);
+    return yes;
+}
+
 int rcuprof_cmd_report(int argc, char **argv)
 {
     struct report_args a = { 0 };
@@ -237,7 +261,7 @@ int rcuprof_cmd_report(int argc, char **argv)
                                    .n = REPORT_NROWS, .target = &a };
     const struct rcuprof_opt *action;
     struct report r;
-    int rc, first;
+    int rc, first, i;
 
     memset(&r, 0, sizeof(r));
     rc = rcuprof_cmd_parse(&co, argc, argv, &action, &first);
@@ -254,6 +278,23 @@ int rcuprof_cmd_report(int argc, char **argv)
         rcuprof_err("report: --out DIR is required: the folder for the tables and plots");
         return RCUPROF_ERR_USAGE;
     }
+    for (i = first; i < argc; i++)
+        if (is_whatif_file(argv[i])) {
+            /* A whatif's file alone: its outputs made again, as whatif
+             * writes them; never pooled with other runs. */
+            if (argc - first > 1) {
+                rcuprof_err("report: %s is a whatif's results file: give it alone (report then writes whatif's outputs), or only results files of rcuprof sweep",
+                            argv[i]);
+                return RCUPROF_ERR_USAGE;
+            }
+            if (a.baseline != NULL || a.by_state
+                || a.metric != RCUPROF_METRIC_WALL) {
+                rcuprof_err("report: %s is a whatif's results file: --baseline, --metric and --by-state are for results files of rcuprof sweep",
+                            argv[i]);
+                return RCUPROF_ERR_USAGE;
+            }
+            return rcuprof_whatif_report_file("report", argv[i], a.out);
+        }
     rc = rcuprof_cmd_analyse("report", argv + first, (size_t)(argc - first),
                              a.baseline, a.metric, 1, a.by_state, &r.an);
     if (rc == 0)

@@ -120,7 +120,7 @@ static int write_text(const char *dir, const char *name, const char *text)
  * code. */
 static int whatif_report(const struct rcuprof_whatif_plan *wp,
                          const char *where, const char *out,
-                         const char *results)
+                         const char *results, const char *cmd)
 {
     rcuprof_whatif_obs *obs = NULL;
     rcuprof_whatif w;
@@ -180,8 +180,10 @@ static int whatif_report(const struct rcuprof_whatif_plan *wp,
         rc = RCUPROF_ERR_SYSTEM;
         goto done;
     }
-    fputs(md, stdout);
-    fflush(stdout);
+    if (strcmp(cmd, "whatif") == 0) {
+        fputs(md, stdout);
+        fflush(stdout);
+    }
     if (out == NULL)
         goto done;
     if (write_text(out, "whatif.json", js) != 0
@@ -195,10 +197,11 @@ static int whatif_report(const struct rcuprof_whatif_plan *wp,
     if (gnuplot == NULL)
         fprintf(stderr, "rcuprof: whatif: gnuplot not found: no plot (install gnuplot-nox); the tables are in %s\n",
                 out);
-    else if (rcuprof_run_gnuplot("whatif", gnuplot, out, "whatif.gp",
+    else if (rcuprof_run_gnuplot(cmd, gnuplot, out, "whatif.gp",
                                  rcuprof_whatif_plots()) != 0)
         rc = RCUPROF_ERR_SYSTEM;
-    fprintf(stderr, "whatif: %s/whatif.md, whatif.json, whatif.csv%s\n", out,
+    fprintf(strcmp(cmd, "whatif") == 0 ? stderr : stdout,
+            "%s: %s/whatif.md, whatif.json, whatif.csv%s\n", cmd, out,
             gnuplot != NULL && rc == 0 ? ", whatif.png (and .svg)" : "");
  done:
     free(md);
@@ -206,6 +209,94 @@ static int whatif_report(const struct rcuprof_whatif_plan *wp,
     free(js);
     free(gp);
     json_decref(rep);
+    return rc;
+}
+
+/* Where the site is, from the file's first point with a build record:
+ * "library" when the build lists it in delay_sites, else "driver". */
+static const char *site_where(const char *results, const char *site)
+{
+    FILE *f = fopen(results, "r");
+    char *buf = NULL;
+    size_t cap = 0;
+    const char *where = "library";
+    ssize_t len;
+
+    if (f == NULL)
+        return where;
+    while ((len = getline(&buf, &cap, f)) > 0) {
+        json_t *j = json_loadb(buf, (size_t)len, 0, NULL);
+        json_t *b = json_object_get(json_object_get(json_object_get(
+                        j, "result"), "build"), "delay_sites"), *x;
+        size_t i;
+
+        if (json_is_array(b)) {
+            where = "driver";
+            json_array_foreach(b, i, x)
+                if (json_is_string(x)
+                    && strcmp(json_string_value(x), site) == 0)
+                    where = "library";
+            json_decref(j);
+            break;
+        }
+        json_decref(j);
+    }
+    free(buf);
+    fclose(f);
+    return where;
+}
+
+int rcuprof_whatif_report_file(const char *cmd, const char *results,
+                               const char *out)
+{
+    rcuprof_whatif_obs *obs = NULL;
+    struct rcuprof_whatif_plan wp;
+    json_t *header = NULL, *spec, *wi, *x;
+    unsigned delays[RCUPROF_WHATIF_DELAYS_MAX], threads[RCUPROF_THREADS_MAX];
+    char err[512];
+    size_t n = 0, i;
+    int rc = RCUPROF_ERR_USAGE;
+
+    memset(&wp, 0, sizeof(wp));
+    if (rcuprof_whatif_load(results, &header, &obs, &n, err, sizeof(err))
+        != 0) {
+        rcuprof_err("%s: %s", cmd, err);
+        return RCUPROF_ERR_USAGE;
+    }
+    free(obs);
+    spec = json_object_get(header, "spec");
+    wi = json_object_get(spec, "whatif");
+    wp.variant = json_string_value(json_array_get(json_object_get(
+                     spec, "variants"), 0));
+    wp.site = json_string_value(json_object_get(wi, "site"));
+    json_array_foreach(json_object_get(wi, "delays_ns"), i, x)
+        if (i < RCUPROF_WHATIF_DELAYS_MAX && json_is_integer(x))
+            delays[wp.ndelays++] = (unsigned)json_integer_value(x);
+    json_array_foreach(json_object_get(spec, "threads"), i, x)
+        if (i < RCUPROF_THREADS_MAX && json_is_integer(x))
+            threads[wp.nthreads++] = (unsigned)json_integer_value(x);
+    wp.delays = delays;
+    wp.threads = threads;
+    wp.reps = (unsigned)json_integer_value(json_object_get(spec, "reps"));
+    wp.seed = (uint64_t)json_integer_value(json_object_get(spec, "seed"));
+    wp.options = json_object_get(spec, "options");
+    x = json_object_get(spec, "target_mde_pct");
+    wp.target_mde = json_is_number(x) ? json_number_value(x) : NAN;
+    if (wp.variant == NULL || wp.site == NULL || wp.ndelays < 2
+        || wp.nthreads == 0 || !json_is_object(wp.options)) {
+        rcuprof_err("%s: %s: its header's spec lacks the whatif's variant, site, delays, threads or options: give a results file as rcuprof whatif wrote it",
+                    cmd, results);
+        goto out;
+    }
+    if (mkdir(out, 0755) != 0 && errno != EEXIST) {
+        rcuprof_err("%s: cannot create %s (%s): check the parent folder exists and is writable",
+                    cmd, out, strerror(errno));
+        rc = RCUPROF_ERR_SYSTEM;
+        goto out;
+    }
+    rc = whatif_report(&wp, site_where(results, wp.site), out, results, cmd);
+ out:
+    json_decref(header);
     return rc;
 }
 
@@ -344,7 +435,7 @@ int rcuprof_cmd_whatif(int argc, char **argv)
         rc = run_rc;
         goto out;
     }
-    rc = whatif_report(&wp, where, a.out, results);
+    rc = whatif_report(&wp, where, a.out, results, "whatif");
     if (rc == 0)
         rc = run_rc;
  out:

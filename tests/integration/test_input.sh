@@ -5,7 +5,8 @@
 # absent).  Each case failed before its fix:
 #   whatif:    compare of a whatif's file printed a scaling table; with a
 #              sweep's it pooled the delayed runs into the sweep's stock
-#              cell; report wrote 17 files; explain read it as a sweep;
+#              cell; report wrote 17 files (now: alone, whatif's own
+#              outputs, as committed); explain read it as a sweep;
 #   options:   two sweeps of other driver options (churn, no churn) were
 #              pooled cell by cell; the same file twice counted its runs
 #              twice;
@@ -36,9 +37,28 @@ refused() {
 }
 
 # ---- whatif ----------------------------------------------------------------
-for cmd in compare report explain; do
+for cmd in compare explain; do
     refused "$cmd" "$WI is a whatif's results file" "$WI"
     refused "$cmd" "$WI is a whatif's results file" "$SW" "$WI"
+done
+refused report "$WI is a whatif's results file: give it alone" "$SW" "$WI"
+refused report "$WI is a whatif's results file: give it alone" "$WI" "$SW"
+refused report "--baseline, --metric and --by-state are for results files of rcuprof sweep" "$WI" --baseline stock
+# report of a whatif's file alone: whatif's outputs made again (issue 28:
+# whatif could not rebuild its report); the committed ones are current,
+# byte for byte (run from the top, as whatif wrote them: inputs[] is the
+# path given; whatif.gp names its output folder, so it is not compared).
+for d in whatif-stock whatif-rcu-sync whatif-stock-churn whatif-rcu-sync-churn; do
+    rm -rf "$TMP/wr"
+    ( cd "$RCUPROF_SRC" && "$RCUPROF" report "docs/case-study-24344/$d/results.jsonl" --out "$TMP/wr" ) > "$TMP/wr.out" 2> "$TMP/wr.err" \
+        || fail "report $d: $(cat "$TMP/wr.err")"
+    ok=1
+    for f in whatif.md whatif.json whatif.csv; do
+        cmp -s "$TMP/wr/$f" "$CS/$d/$f" || { ok=0; fail "report $d: $f differs from the committed one: $(diff "$CS/$d/$f" "$TMP/wr/$f" | head -5)"; }
+    done
+    [ "$ok" = 1 ] && [ ! -s "$TMP/wr.err" ] && grep -qx "report: $TMP/wr/whatif.md, whatif.json, whatif.csv.*" "$TMP/wr.out" \
+        && [ -s "$TMP/wr/whatif.gp" ] \
+        && pass "report $d/results.jsonl: whatif.md, .json and .csv as committed, the plot's script written, one line on stdout"
 done
 
 # ---- options: one experiment, each file once --------------------------------
