@@ -19,16 +19,20 @@ set output 'docs/case-study-24344/whatif-stock-churn/whatif.png.tmp'
 set title 'whatif: store_read_lock at stock'
 set xlabel 'delay put on each op (ns/op)'
 set ylabel 'wall time per op (ns/op)'
-set key top left
+set key outside below center vertical
 set grid
 set yrange [0:*]
-set offsets graph 0.03, graph 0.03, 0, 0
-plot  $w0 using 1:2:3:4 with yerrorbars lc 1 pt 7 title '1 thread: slope 25.08 [9.43, 40.73]', \
-    11745.1600797 + 25.0794792097 * x lc 1 dt 2 notitle, \
-    7843.081374 lc 1 dt 3 title '1 thread unarmed', \
-     $w1 using 1:2:3:4 with yerrorbars lc 2 pt 7 title '2 threads: slope 0.79 [0.57, 1.02]', \
-    339.920534034 + 0.794709892252 * x lc 2 dt 2 notitle, \
+set xrange [0:456.92]
+set multiplot layout 1,2 title 'whatif: store_read_lock at stock'
+unset title
+set xrange [0:456.92]
+plot  $w0 using 1:2:3:4 with yerrorbars lc 1 pt 7 title '1 thread: no fit (scatter 7220 > line 5173 ns/op)', \
+    7843.081374 lc 1 dt 3 title '1 thread unarmed'
+set xrange [0:201.675]
+plot  $w1 using 1:2:3:4 with yerrorbars lc 2 pt 7 title '2 threads: slope 0.79 [0.57, 1.02] adds', \
+    (x >= 4.49772483 && x <= 192.071427 ? 339.920534034 + 0.794709892252 * x : NaN) lc 2 dt 2 notitle, \
     229.470178105 lc 2 dt 3 title '2 threads unarmed'
+unset multiplot
 unset output
 
 set terminal svg size 900,600 noenhanced
@@ -36,14 +40,18 @@ set output 'docs/case-study-24344/whatif-stock-churn/whatif.svg.tmp'
 set title 'whatif: store_read_lock at stock'
 set xlabel 'delay put on each op (ns/op)'
 set ylabel 'wall time per op (ns/op)'
-set key top left
+set key outside below center vertical
 set grid
 set yrange [0:*]
-set offsets graph 0.03, graph 0.03, 0, 0
-plot  $w0 using 1:2:3:4 with yerrorbars lc 1 pt 7 title '1 thread: slope 25.08 [9.43, 40.73]', \
-    11745.1600797 + 25.0794792097 * x lc 1 dt 2 notitle, \
-    7843.081374 lc 1 dt 3 title '1 thread unarmed', \
-     $w1 using 1:2:3:4 with yerrorbars lc 2 pt 7 title '2 threads: slope 0.79 [0.57, 1.02]', \
-    339.920534034 + 0.794709892252 * x lc 2 dt 2 notitle, \
+set xrange [0:456.92]
+set multiplot layout 1,2 title 'whatif: store_read_lock at stock'
+unset title
+set xrange [0:456.92]
+plot  $w0 using 1:2:3:4 with yerrorbars lc 1 pt 7 title '1 thread: no fit (scatter 7220 > line 5173 ns/op)', \
+    7843.081374 lc 1 dt 3 title '1 thread unarmed'
+set xrange [0:201.675]
+plot  $w1 using 1:2:3:4 with yerrorbars lc 2 pt 7 title '2 threads: slope 0.79 [0.57, 1.02] adds', \
+    (x >= 4.49772483 && x <= 192.071427 ? 339.920534034 + 0.794709892252 * x : NaN) lc 2 dt 2 notitle, \
     229.470178105 lc 2 dt 3 title '2 threads unarmed'
+unset multiplot
 unset output

@@ -85,74 +85,44 @@ EOD
 $e0 << EOD
 # threads eff_first eff_step
 1 1 nan
-2 0.715129582 0.715129582
-4 0.38678327 0.540857601
-8 0.141453468 0.365717648
-16 0.0783546159 0.553925027
-32 0.0170221914 0.217245547
-64 0.00551531082 0.324007097
+2 0.61998884 0.61998884
+4 0.332240714 0.535881764
+8 0.146001054 0.439443597
+16 0.07684263 0.526315584
+32 0.0219631042 0.285819267
+64 0.00782088848 0.356092127
 EOD
 $e1 << EOD
 # threads eff_first eff_step
 1 1 nan
-2 0.878201787 0.878201787
-4 0.321895666 0.366539525
-8 0.162879666 0.506001426
-16 0.051057566 0.313468017
-32 0.0234596721 0.45947494
-64 0.00878536801 0.374488099
+2 0.855512991 0.855512991
+4 0.349678275 0.408735202
+8 0.166313265 0.475617952
+16 0.0709725111 0.426739931
+32 0.0257770304 0.363197384
+64 0.00897386024 0.348133982
 EOD
 $e2 << EOD
 # threads eff_first eff_step
 1 1 nan
-2 0.781707327 0.781707327
-4 0.380989675 0.487381482
-8 0.180412019 0.473535192
-16 0.051809481 0.287173112
-32 0.0211005536 0.407272052
-64 0.00861625472 0.40834259
+2 0.649478094 0.649478094
+4 0.327493208 0.504240575
+8 0.153334967 0.468208081
+16 0.0630151711 0.410964129
+32 0.0244743123 0.388387619
+64 0.00993279649 0.405845786
 EOD
-top = 0
-span = 0
-stats $d0 using 2 nooutput
-top = STATS_max > top ? STATS_max : top
-span = abs(STATS_max) > span ? abs(STATS_max) : span
-span = abs(STATS_min) > span ? abs(STATS_min) : span
-stats $d1 using 2 nooutput
-top = STATS_max > top ? STATS_max : top
-span = abs(STATS_max) > span ? abs(STATS_max) : span
-span = abs(STATS_min) > span ? abs(STATS_min) : span
-stats $d2 using 2 nooutput
-top = STATS_max > top ? STATS_max : top
-span = abs(STATS_max) > span ? abs(STATS_max) : span
-span = abs(STATS_min) > span ? abs(STATS_min) : span
-costmax = top > 0 ? top * 1.4 : 1
-top = 0
-span = 0
-stats $d0 using 5 nooutput
-top = STATS_max > top ? STATS_max : top
-span = abs(STATS_max) > span ? abs(STATS_max) : span
-span = abs(STATS_min) > span ? abs(STATS_min) : span
-stats $d1 using 5 nooutput
-top = STATS_max > top ? STATS_max : top
-span = abs(STATS_max) > span ? abs(STATS_max) : span
-span = abs(STATS_min) > span ? abs(STATS_min) : span
-stats $d2 using 5 nooutput
-top = STATS_max > top ? STATS_max : top
-span = abs(STATS_max) > span ? abs(STATS_max) : span
-span = abs(STATS_min) > span ? abs(STATS_min) : span
-tputmax = top > 0 ? top * 1.4 : 1
-top = 0
-span = 0
-stats $c1 using 2 nooutput
-top = STATS_max > top ? STATS_max : top
-span = abs(STATS_max) > span ? abs(STATS_max) : span
-span = abs(STATS_min) > span ? abs(STATS_min) : span
-stats $c2 using 2 nooutput
-top = STATS_max > top ? STATS_max : top
-span = abs(STATS_max) > span ? abs(STATS_max) : span
-span = abs(STATS_min) > span ? abs(STATS_min) : span
-changemax = span * 1.6 + 2
+$k0 << EOD
+# threads eff_step finding
+2 0.61998884 "knee, low"
+EOD
+$k1 << EOD
+# threads eff_step finding
+EOD
+$k2 << EOD
+# threads eff_step finding
+2 0.649478094 "knee, low"
+EOD
 dir = 'docs/case-study-24344/nochurn/report'
 if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
     pngterm = 'pngcairo size 900,600 noenhanced font ",10"'
@@ -164,55 +134,107 @@ set xrange [0.8:80]
 set xtics (1, 2, 4, 8, 16, 32, 64)
 set xlabel 'threads'
 set grid
-set key top left
-set arrow 1 from 2, graph 0 to 2, graph 1 nohead dt 2
-set label 1 '2 CPUs' at 2, graph 0.95 offset 0.5, 0
+set key outside below center horizontal
+# oversubscribed: more threads than the run's 2 CPUs
+set object 1 rect from 2.82843, graph 0 to graph 1, graph 1 behind fc rgb '#e4e4e4' fs solid 1.0 noborder
+set label 1 'oversubscribed: threads > 2 CPUs' at 2.82843, graph 0.04 offset 0.5, 0
 do for [fmt in 'png svg'] {
     if (fmt eq 'png') { eval('set terminal '.pngterm) } else { set terminal svg size 900,600 dynamic noenhanced }
     set output dir.'/cost.'.fmt.'.tmp'
-    set ylabel 'wall time per op (ns/op): geometric mean, 95% interval as error bar'
-    set yrange [0:costmax]
-    set title 'wall time per op against threads (intervals beyond the top are cut off there)'
+    set ytics (100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000)
+    set logscale y
+    set ylabel 'wall time per op (ns/op, log scale): geometric mean, 95% interval'
+    set yrange [94.4901788:66825.114]
+    set title 'wall time per op against threads (CPU time: report --metric cpu_ns_per_op)'
     plot $d0 using ($1*0.959264):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 1 notitle, $d0 using ($1*0.959264):2 with lines lw 2 lc 1 title 'stock', \
+        $d0 using ($1*0.959264):($4 > 66825.114 ? 66825.114 : NaN) with points pt 9 ps 1.4 lc 1 notitle, \
+        $d0 using ($1*0.959264):($3 < 94.4901788 ? 94.4901788 : NaN) with points pt 11 ps 1.4 lc 1 notitle, \
         $d1 using ($1*1.000000):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 2 notitle, $d1 using ($1*1.000000):2 with lines lw 2 lc 2 title 'rcu-sync', \
-        $d2 using ($1*1.042466):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 3 notitle, $d2 using ($1*1.042466):2 with lines lw 2 lc 3 title 'rcu-nosync'
+        $d1 using ($1*1.000000):($4 > 66825.114 ? 66825.114 : NaN) with points pt 9 ps 1.4 lc 2 notitle, \
+        $d1 using ($1*1.000000):($3 < 94.4901788 ? 94.4901788 : NaN) with points pt 11 ps 1.4 lc 2 notitle, \
+        $d2 using ($1*1.042466):2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 3 notitle, $d2 using ($1*1.042466):2 with lines lw 2 lc 3 title 'rcu-nosync', \
+        $d2 using ($1*1.042466):($4 > 66825.114 ? 66825.114 : NaN) with points pt 9 ps 1.4 lc 3 notitle, \
+        $d2 using ($1*1.042466):($3 < 94.4901788 ? 94.4901788 : NaN) with points pt 11 ps 1.4 lc 3 notitle
+    set ytics auto
+    unset logscale y
     set output dir.'/throughput.'.fmt.'.tmp'
     set ylabel 'throughput (M ops/s, all threads): geometric mean, 95% interval'
-    set yrange [0:tputmax]
+    set yrange [0:13.8539549]
     set title 'throughput against threads'
     plot $d0 using ($1*0.959264):5:6:7 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 1 notitle, $d0 using ($1*0.959264):5 with lines lw 2 lc 1 title 'stock', \
+        $d0 using ($1*0.959264):($7 > 13.8539549 ? 13.8539549 : NaN) with points pt 9 ps 1.4 lc 1 notitle, \
         $d1 using ($1*1.000000):5:6:7 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 2 notitle, $d1 using ($1*1.000000):5 with lines lw 2 lc 2 title 'rcu-sync', \
-        $d2 using ($1*1.042466):5:6:7 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 3 notitle, $d2 using ($1*1.042466):5 with lines lw 2 lc 3 title 'rcu-nosync'
+        $d1 using ($1*1.000000):($7 > 13.8539549 ? 13.8539549 : NaN) with points pt 9 ps 1.4 lc 2 notitle, \
+        $d2 using ($1*1.042466):5:6:7 with yerrorbars pt 7 ps 0.8 lw 1.5 lc 3 notitle, $d2 using ($1*1.042466):5 with lines lw 2 lc 3 title 'rcu-nosync', \
+        $d2 using ($1*1.042466):($7 > 13.8539549 ? 13.8539549 : NaN) with points pt 9 ps 1.4 lc 3 notitle
     set output dir.'/change.'.fmt.'.tmp'
     set ylabel 'change of wall time per op against stock (%; negative = faster)'
-    set yrange [-changemax:changemax]
-    set title 'change against stock, 95% interval (filled: resolved; open: not)'
+    set yrange [-50:50]
+    set title 'change against stock, 95% interval: filled = resolved; open = not resolved (may be noise)'
     plot 0 with lines lc 'black' lw 1 notitle, \
-        $c1 using ($1*1.000000):2:3:4 with yerrorbars pt 6 ps 1.2 lw 1.5 lc 2 notitle, $c1 using ($1*1.000000):($5 > 0 ? $2 : NaN) with points pt 7 ps 1.2 lc 2 notitle, $c1 using ($1*1.000000):2 with lines lw 2 lc 2 title 'rcu-sync', \
-        $c2 using ($1*1.042466):2:3:4 with yerrorbars pt 6 ps 1.2 lw 1.5 lc 3 notitle, $c2 using ($1*1.042466):($5 > 0 ? $2 : NaN) with points pt 7 ps 1.2 lc 3 notitle, $c2 using ($1*1.042466):2 with lines lw 2 lc 3 title 'rcu-nosync'
+        $c1 using ($1*1.000000):($5 > 0 ? NaN : $2):3:4 with yerrorbars pt 6 ps 1.2 lw 1 lc 2 notitle, \
+        $c1 using ($1*1.000000):($5 > 0 ? $2 : NaN):3:4 with yerrorbars pt 7 ps 1.6 lw 2.5 lc 2 notitle, \
+        NaN with points pt 7 ps 1.4 lc 2 title 'rcu-sync', \
+        $c1 using ($1*1.000000):($4 > 50 ? 50 : NaN) with points pt 9 ps 1.4 lc 2 notitle, \
+        $c1 using ($1*1.000000):($3 < -50 ? -50 : NaN) with points pt 11 ps 1.4 lc 2 notitle, \
+        $c2 using ($1*1.042466):($5 > 0 ? NaN : $2):3:4 with yerrorbars pt 6 ps 1.2 lw 1 lc 3 notitle, \
+        $c2 using ($1*1.042466):($5 > 0 ? $2 : NaN):3:4 with yerrorbars pt 7 ps 1.6 lw 2.5 lc 3 notitle, \
+        NaN with points pt 7 ps 1.4 lc 3 title 'rcu-nosync', \
+        $c2 using ($1*1.042466):($4 > 50 ? 50 : NaN) with points pt 9 ps 1.4 lc 3 notitle, \
+        $c2 using ($1*1.042466):($3 < -50 ? -50 : NaN) with points pt 11 ps 1.4 lc 3 notitle, \
+        NaN with points pt 9 ps 1.4 lc 'black' title 'triangle: interval cut off at the edge'
     set yrange [0:*]
     set output dir.'/probes.'.fmt.'.tmp'
+    set key outside below center vertical
+    set offsets 0, 0, graph 0.08, 0
     set multiplot layout 1,2 title 'probe layer, median over blocks'
+    set label 1 'oversubscribed: threads > 2 CPUs' at 2.82843, graph 0.97 left offset 0.5, 0
     set ylabel 'read-side retries per million acquisitions'
     set title 'RCU retries'
-    plot $p0 using 1:2 with linespoints lw 2 pt 7 lc 1 title 'stock', \
+    set label 2 "0 at every count in every run:\nno read side retried" at graph 0.5, graph 0.5 center
+    set yrange [0:1]
+    plot NaN with points pt 7 lc 1 title 'stock: no figure (no RCU read lock)', \
         $p1 using 1:2 with linespoints lw 2 pt 7 lc 2 title 'rcu-sync', \
         $p2 using 1:2 with linespoints lw 2 pt 7 lc 3 title 'rcu-nosync'
+    unset label 2
+    set yrange [0:*]
     set ylabel 'fetches that missed the cache, per 1k fetches'
     set title 'slow-path fetches'
+    set label 2 "0 at every count in every run:\nevery fetch hit the cache" at graph 0.5, graph 0.5 center
+    set yrange [0:1]
     plot $p0 using 1:3 with linespoints lw 2 pt 7 lc 1 title 'stock', \
         $p1 using 1:3 with linespoints lw 2 pt 7 lc 2 title 'rcu-sync', \
         $p2 using 1:3 with linespoints lw 2 pt 7 lc 3 title 'rcu-nosync'
+    unset label 2
+    set yrange [0:*]
     unset multiplot
+    set offsets 0, 0, 0, 0
+    set key outside below center horizontal
+    set label 1 'oversubscribed: threads > 2 CPUs' at 2.82843, graph 0.04 offset 0.5, 0
+    set label 1 "oversubscribed: threads > 2 CPUs:\nknees and dips not testable" at graph 1, graph 0.96 right offset -0.5, 0 front boxed
+    set style textbox opaque fc rgb '#e4e4e4' noborder
     set output dir.'/efficiency.'.fmt.'.tmp'
     set ylabel 'scaling efficiency (1 = ideal)'
     set yrange [0:1.25]
-    set key top right
-    set title 'scaling efficiency: vs the first count (lines), per step (points)'
+    set key outside below center horizontal maxrows 4
+    set title 'scaling efficiency: vs the first count (lines), per step (points); knees and dips ringed, with their confidence in the key'
     plot 1 with lines dt 2 lc 'gray' title 'ideal', 0.8 with lines dt 4 lw 1.5 lc rgb '#cc4444' title 'knee: a step below 80%', \
-        $e0 using 1:2 with linespoints lw 2 pt 7 lc 1 title 'stock vs first', $e0 using 1:3 with points pt 6 ps 1.5 lc 1 title 'stock per step', \
-        $e1 using 1:2 with linespoints lw 2 pt 7 lc 2 title 'rcu-sync vs first', $e1 using 1:3 with points pt 6 ps 1.5 lc 2 title 'rcu-sync per step', \
-        $e2 using 1:2 with linespoints lw 2 pt 7 lc 3 title 'rcu-nosync vs first', $e2 using 1:3 with points pt 6 ps 1.5 lc 3 title 'rcu-nosync per step'
-    set key top left
+        $e0 using 1:2 with linespoints lw 2 pt 7 lc 1 title 'stock vs first', \
+        $e0 using 1:3 with points pt 6 ps 1.5 lc 1 title 'stock per step: knee at 2 (low)', \
+        $e0 using 1:($3 > 1.25 ? 1.25 : NaN) with points pt 9 ps 1.4 lc 1 notitle, \
+        $e0 using 1:($2 > 1.25 ? 1.25 : NaN) with points pt 9 ps 1.4 lc 1 notitle, \
+        $k0 using 1:2 with points pt 6 ps 3 lw 2 lc 1 notitle, \
+        $e1 using 1:2 with linespoints lw 2 pt 7 lc 2 title 'rcu-sync vs first', \
+        $e1 using 1:3 with points pt 6 ps 1.5 lc 2 title 'rcu-sync per step', \
+        $e1 using 1:($3 > 1.25 ? 1.25 : NaN) with points pt 9 ps 1.4 lc 2 notitle, \
+        $e1 using 1:($2 > 1.25 ? 1.25 : NaN) with points pt 9 ps 1.4 lc 2 notitle, \
+        $k1 using 1:2 with points pt 6 ps 3 lw 2 lc 2 notitle, \
+        $e2 using 1:2 with linespoints lw 2 pt 7 lc 3 title 'rcu-nosync vs first', \
+        $e2 using 1:3 with points pt 6 ps 1.5 lc 3 title 'rcu-nosync per step: knee at 2 (low)', \
+        $e2 using 1:($3 > 1.25 ? 1.25 : NaN) with points pt 9 ps 1.4 lc 3 notitle, \
+        $e2 using 1:($2 > 1.25 ? 1.25 : NaN) with points pt 9 ps 1.4 lc 3 notitle, \
+        $k2 using 1:2 with points pt 6 ps 3 lw 2 lc 3 notitle
+    set key outside below center horizontal noopaque
+    set label 1 'oversubscribed: threads > 2 CPUs' at 2.82843, graph 0.04 left offset 0.5, 0
     unset output
 }
