@@ -900,6 +900,29 @@ static void test_render(void **state)
     assert_non_null(strstr(md, "not testable here: no SMT"));
     free(md);
     json_decref(rep);
+    /* Issue 28: the whatif table printed "1.41x [-15.45, 4.82]". */
+    fx_wi_reaches_zero(&c);
+    rcuprof_explain_classify(&c, &th, v, summary, sizeof(summary));
+    cj = rcuprof_explain_case_json(&c, v, summary);
+    rep = json_pack("{s:s, s:{s:s, s:s, s:i, s:s, s:i, s:i, s:i, s:i, s:b, s:s},"
+                    " s:i, s:i, s:{s:i, s:i}, s:s, s:[o], s:{s:[], s:[], s:[],"
+                    " s:i}, s:[]}",
+                    "variant", "stock",
+                    "machine", "host", "vm", "kernel", "6", "cpus_allowed", 2,
+                    "allowed", "0-1", "packages", 1, "l3_domains", 1,
+                    "cores", 2, "pus", 2, "smt", 0, "counters", "none",
+                    "reps", 2, "seed", 1, "runs", "total", 3, "failed", 0,
+                    "options_text", "--duration-ms 50", "cases", cj,
+                    "rtt", "pairs", "cpus", "matrix", "total_pairs", 0,
+                    "notes");
+    assert_non_null(rep);
+    md = rcuprof_explain_markdown(rep);
+    assert_non_null(md);
+    if (strstr(md, "| no multiple (interval reaches 0) |") == NULL
+        || strstr(md, "x [-15.45") != NULL)
+        fail_msg("whatif table:\n%s", md);
+    free(md);
+    json_decref(rep);
 }
 
 int main(void)
