@@ -191,8 +191,26 @@ PY
     grep -q "^workload       $kind$" "$TMP/rw.txt" && ! grep -q "(null)" "$TMP/rw.txt" \
         && pass "the workload line says '$kind', as the JSON does, and no (null)" || fail "workload line: $(grep workload "$TMP/rw.txt")"
     "$RCUPROF" run --variant stock -n 1 -d 100 --compat perftools > "$TMP/pt.txt" || fail "compat run"
-    grep -q "^harness        --compat on (perftools" "$TMP/pt.txt" && pass "--compat perftools is said in the text" \
+    grep -q "^harness        --compat perftools (" "$TMP/pt.txt" && pass "--compat perftools is said in the text" \
         || fail "compat not shown: $(cat "$TMP/pt.txt")"
+    # the value the summary names is one --compat accepts, and asks for the same harness
+    "$RCUPROF" run --variant stock -n 1 -d 50 --compat clock,unpadded --output "$TMP/cu.json" > "$TMP/cu.txt" || fail "compat list run"
+    for t in pt cu; do
+        val=$(sed -n 's/^harness        --compat \([^ :]*\).*/\1/p' "$TMP/$t.txt")
+        "$RCUPROF" run --variant stock -n 1 -d 50 --compat "$val" --output "$TMP/again.json" > "$TMP/again.txt" 2>&1 \
+            && cmp -s <(grep "^harness" "$TMP/$t.txt") <(grep "^harness" "$TMP/again.txt") \
+            && pass "the summary's '--compat $val' is accepted and gives the same harness" \
+            || fail "the summary's '--compat $val' is refused or differs: $(cat "$TMP/again.txt")"
+    done
+    # churn: achieved against asked, both counted in the window, as the JSON has them
+    "$RCUPROF" run --variant stock -n 1 -d 200 --writers 1 --write-rate 500 --output "$TMP/ch.json" > "$TMP/ch.txt" || fail "churn run"
+    want=$("$PY" -c "
+import json, sys
+c = json.load(open(sys.argv[1]))['run']['churn']
+print('churn          %s, 1 writer: %d writes in the %.3f s window, %.0f per s against 500 per s asked'
+      % (','.join(c['kinds']), c['writes'], c['window_s'], c['writes_per_s']))" "$TMP/ch.json")
+    grep -qxF "$want" "$TMP/ch.txt" && pass "run shows the churn achieved against asked, in the window: $want" \
+        || fail "churn line: wanted '$want' in: $(cat "$TMP/ch.txt")"
     grep -q "^harness        rcuprof" "$TMP/rw.txt" && pass "the default harness is named" || fail "no harness line"
     # A window with no op in it (a stand-in driver replays a real result
     # with its ops zeroed): said so, exit 1, no figure, no file.
