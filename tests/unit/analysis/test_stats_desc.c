@@ -674,7 +674,7 @@ static void test_stalls_spread(void **state)
  * can never fire (asserted over every sample drawn).  From 9 runs, for
  * log-normal runs (the rule is scale-free on the logs, so normal logs of
  * any SD), 20000 seeded cells a size: the geometric mean falls outside in
- * under 0.1% of cells (analysis/README.md section 2 quotes this test).
+ * under 0.1% of cells (docs/methodology.md section 3 quotes this test).
  */
 static void test_heavy_tail_rate(void **state)
 {
