@@ -37,6 +37,10 @@ done
 "$RCUPROF" variant --help > "$TMP/vh" 2>&1 && grep -q -- "--description TEXT" "$TMP/vh" \
     && grep -q -- "--source DIR" "$TMP/vh" && pass "variant --help: exit 0, lists --source and --description" \
     || fail "variant --help: $(cat "$TMP/vh")"
+# compare's RESULTS says what several files give: one experiment, else refused (test_input checks the refusal)
+"$RCUPROF" compare --help > "$TMP/ch" && grep -q "one experiment" "$TMP/ch" && grep -q "else refused" "$TMP/ch" \
+    && ! grep -q "several: runs pooled" "$TMP/ch" && pass "compare --help: several files must be one experiment, else refused" \
+    || fail "compare --help RESULTS: $(grep -A3 RESULTS "$TMP/ch")"
 "$RCUPROF" run --help | grep -E '^  -t ' | grep -q "microseconds" \
     && "$RCUPROF" run --help | grep -E '^  -t ' | grep -q "the one figure not in ns/op" \
     && pass "-t's help says microseconds, the exception to ns/op" || fail "-t help: $("$RCUPROF" run --help | grep -E '^  -t ')"
