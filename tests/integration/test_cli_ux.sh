@@ -188,6 +188,32 @@ assert m["pending"] and len(m["patches"]) == len(s["patches"]) + 1, (m, len(s["p
 assert m["description"] == "stock + fix.patch", m["description"]
 PY
 
+# --- variants: each once, with its OpenSSL line and version; per-line descriptions ---
+"$RCUPROF" variants > "$TMP/vl.txt" && "$RCUPROF" variants --json > "$TMP/vl.json" || fail "variants"
+"$PY" - "$TMP/vl.txt" "$TMP/vl.json" "$RCUPROF_SRC/patches/variants.json" <<'PY' \
+    && pass "variants: LINE and OPENSSL columns as resolved, each variant once, description@LINE used on its line" \
+    || fail "variants table: $(head -3 "$TMP/vl.txt")"
+import json, sys
+rows = open(sys.argv[1]).read().splitlines()
+assert rows[0].split() == ["VARIANT", "LINE", "OPENSSL", "DRIVER", "PATCHES", "DESCRIPTION"], rows[0]
+known = json.load(open(sys.argv[2]))
+defs = json.load(open(sys.argv[3]))["variants"]
+names = [r.split()[0] for r in rows[1:]]
+assert sorted(names) == sorted(known) and len(set(names)) == len(names), names
+for r in rows[1:]:
+    f = r.split(None, 5)
+    v = known[f[0]]
+    assert f[1] == v.get("line") and f[2] == v.get("openssl_version", "-"), (r, v.get("line"), v.get("openssl_version"))
+    base, _, line = f[0].partition("@")
+    d = defs.get(base, {})
+    want = d.get("description@" + line) if line else None
+    if want is not None:
+        assert f[5] == want, (r, want)
+    elif line and base in defs:
+        assert f[5] == d["description"], (r, d["description"])
+if "stock@4.0" in known:
+    assert "sharded" in known["stock@4.0"]["description"], known["stock@4.0"]["description"]
+PY
 # --- run: labels that match the JSON; compat said; no 0.00 figure ---
 "$RCUPROF" run --variant stock -n 2 --workload rwlock -d 100 -w 20 --output "$TMP/rw.json" > "$TMP/rw.txt" \
         || fail "rwlock run"
