@@ -555,8 +555,7 @@ int rcuprof_cmd_variant(int argc, char **argv)
     json_t *known;
     int rc, first;
 
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0
-                      || strcmp(argv[1], "-h") == 0)) {
+    if (argc >= 2 && strcmp(argv[1], "--help") == 0) {
         variant_help();
         return RCUPROF_OK;
     }

@@ -34,6 +34,36 @@ if len(cols) != 1 or bad:
     sys.exit(f"help text columns {sorted(cols)}; no help text: {bad}")
 PY
 done
+# --- help: every short letter a command accepts is in its --help (issue
+# 28: run took -n, -d, ... and listed none; the man page tags them too:
+# test_manpage).  A letter is accepted when `CMD -X --help` answers
+# otherwise than an unknown option does. ---
+for cmd in "run" "sweep" "compare" "report" "explain" "whatif" "variant add NAME" \
+           "variant" "variants" "events" "attribute"; do
+    # shellcheck disable=SC2086
+    "$RCUPROF" $cmd --zz-no-such --help > "$TMP/o0" 2> "$TMP/e0"; r0=$?
+    # shellcheck disable=SC2086
+    "$RCUPROF" $cmd --help > "$TMP/help" 2>&1
+    missing="" accepted=""
+    for X in {a..z} {A..Z}; do
+        # shellcheck disable=SC2086
+        "$RCUPROF" $cmd "-$X" --help > "$TMP/o1" 2> "$TMP/e1"; r1=$?
+        if [ "$r0" = "$r1" ] && [ "$(sed "s/'--zz-no-such'/'ARG'/" "$TMP/e0")" = "$(sed "s/'-$X'/'ARG'/" "$TMP/e1")" ] \
+            && cmp -s "$TMP/o0" "$TMP/o1"; then
+            continue
+        fi
+        accepted="$accepted$X"
+        grep -qE -- "^  -$X(,| |\$)" "$TMP/help" || missing="$missing -$X"
+    done
+    [ -z "$missing" ] && pass "rcuprof $cmd: every letter it takes (${accepted:-none}) is in its --help" \
+        || fail "rcuprof $cmd takes$missing, which its --help does not list"
+done
+"$RCUPROF" run --help | grep -qE -- '^  -n, --threads N ' && pass "run --help: -n, --threads N" \
+    || fail "run --help lacks '-n, --threads N'"
+"$RCUPROF" -h > "$TMP/h1" && "$RCUPROF" --help > "$TMP/h2" && cmp -s "$TMP/h1" "$TMP/h2" \
+    && head -1 "$TMP/h1" | grep -qF -- "[-h|--help]" && pass "rcuprof -h prints the usage, which lists -h" \
+    || fail "rcuprof -h: $(head -1 "$TMP/h1")"
+
 "$RCUPROF" variant --help > "$TMP/vh" 2>&1 && grep -q -- "--description TEXT" "$TMP/vh" \
     && grep -q -- "--source DIR" "$TMP/vh" && pass "variant --help: exit 0, lists --source and --description" \
     || fail "variant --help: $(cat "$TMP/vh")"
