@@ -159,10 +159,16 @@ static void print_probe_rest(FILE *f, const json_t *p, const json_t *s)
         const json_t *bl = json_object_get(s, "writer_blocked_ns_per_sync");
 
         /* syncs count the whole process (warm-up and tail too), not the
-         * window run.churn's writes count */
-        fprintf(f, "               writer wait per synchronize (%lld synchronize, whole process): "
+         * window run.churn's writes count: set against the publications,
+         * counted the same way */
+        fprintf(f, "               writer wait per synchronize (%lld synchronize",
+                (long long)json_integer_value(json_object_get(s, "syncs")));
+        if (json_is_integer(json_object_get(s, "publications")))
+            fprintf(f, " for %lld store publications",
+                    (long long)json_integer_value(json_object_get(s,
+                                                                  "publications")));
+        fprintf(f, ", whole process): "
                 "spinning %.0f ns, blocked %.0f ns (%lld blocked)\n",
-                (long long)json_integer_value(json_object_get(s, "syncs")),
                 json_is_number(sp) ? json_number_value(sp) : 0.0,
                 json_is_number(bl) ? json_number_value(bl) : 0.0,
                 (long long)json_integer_value(json_object_get(s,
