@@ -436,7 +436,7 @@ static void change_two_stage(rcuprof_table *t, rcuprof_change *ch,
     /*
      * Blocks were added after the first stage, so the ordinary paired t
      * on all of them is the naive optional-stopping test (about 8% false
-     * positives at a nominal 5%: analysis/README.md).  Stein's interval
+     * positives at a nominal 5%: docs/methodology.md section 3).  Stein's interval
      * needs a first stage of 2 or more pairs with a spread above zero;
      * without one the row decides nothing.
      */

@@ -367,7 +367,7 @@ int rcuprof_stats_noisy(const rcuprof_stats_summary *s, double cv_max);
  * stall; *count of them, *ref the reference (NAN on error).  factor > 1
  * and finite; n >= 1 (ETOOFEW); a reference not above 0 is EDEGENERATE
  * (count 0).  Which factor keeps plain log-normal spread from being
- * flagged: analysis/README.md, section 6.
+ * flagged: docs/methodology.md, section 3 ("Stalls").
  */
 int rcuprof_stats_stalls(const double *x, size_t n, double factor,
                          size_t *count, double *ref);

@@ -173,7 +173,7 @@ typedef struct rcuprof_cell_st {
 
 /*
  * One variant against the baseline at one thread count.  One coherent test
- * per row (analysis/README.md, section 2): the change, its interval, p and
+ * per row (docs/methodology.md, section 3): the change, its interval, p and
  * the MDE all come from Student's t on logs (paired over blocks: the
  * per-block log ratios; unpaired: Welch on the log values).  The interval
  * is per row (unadjusted, 95%): it excludes zero exactly when the raw p is
@@ -229,7 +229,7 @@ typedef struct rcuprof_change_st {
  * of cells of 2 to 40 runs (exactly 0.44% at 2) but 3.9% at 80, and far
  * more at wider spread; at 4 runs or fewer the reference is the fastest
  * run, so one abnormally fast run makes the others stalls
- * (test_stats_desc, analysis/README.md section 6). */
+ * (test_stats_desc, docs/methodology.md section 3, "Stalls"). */
 # define RCUPROF_STALL_FACTOR 25.0
 
 /* Fewest blocks (paired) or runs per side (unpaired) a row decides from:

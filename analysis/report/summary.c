@@ -54,6 +54,54 @@ static void print_probe_cost(FILE *f, double added_ns)
 
 static void print_probe_rest(FILE *f, const json_t *p, const json_t *s);
 
+/*
+ * The read lock's time per timed acquisition: the whole ossl_rcu_read_lock
+ * (lock_ticks) and, inside it, its acquire loop (acquire_ticks), in ns at
+ * the result's ticks_per_us (in ticks when it has none), then the timer's
+ * own figures, in ticks as the timer counts them.
+ */
+static void print_probe_times(FILE *f, const json_t *p, const json_t *s)
+{
+    const json_t *whole = json_object_get(s, "lock_ticks_per_acquisition");
+    const json_t *loop = json_object_get(s, "acquire_ticks_per_acquisition");
+    const json_t *tpu = json_object_get(p, "ticks_per_us"), *v;
+    double k = json_is_number(tpu) && json_number_value(tpu) > 0
+               ? 1000.0 / json_number_value(tpu) : 1.0;
+    const char *unit = k != 1.0 ? "ns" : "ticks";
+    int any = 0;
+
+    if (json_is_number(whole)) {
+        fprintf(f, "               ossl_rcu_read_lock %.1f %s per acq",
+                json_number_value(whole) * k, unit);
+        any = 1;
+    }
+    if (json_is_number(loop)) {
+        fprintf(f, any ? ", of which its acquire loop %.1f %s"
+                       : "               its acquire loop %.1f %s per acq",
+                json_number_value(loop) * k, unit);
+        any = 1;
+    }
+    if (json_is_integer(v = json_object_get(p, "timer_quantum_ticks"))) {
+        fprintf(f, "%stimer quantum %lld ticks", any ? "; " : "               ",
+                (long long)json_integer_value(v));
+        any = 1;
+        if (json_is_integer(v = json_object_get(p, "timer_cost_ticks")))
+            fprintf(f, " (pair cost %lld subtracted)",
+                    (long long)json_integer_value(v));
+    }
+    if (any)
+        fprintf(f, "\n");
+    if (!json_is_number(tpu))
+        return;
+    fprintf(f, "               (acq: one outermost RCU read-lock hold");
+    if (json_is_integer(v = json_object_get(p, "sample_every")))
+        fprintf(f, ", 1 in %lld timed", (long long)json_integer_value(v));
+    fprintf(f, "; ns from the probe timer, %s, %.0f ticks per us)\n",
+            json_is_string(json_object_get(p, "clock"))
+            ? json_string_value(json_object_get(p, "clock")) : "?",
+            json_number_value(tpu));
+}
+
 /* The probe layer's figures (patches/3.5/probes, probes/probe_readout.c). */
 static void print_probes(FILE *f, const json_t *p)
 {
@@ -84,23 +132,8 @@ static void print_probes(FILE *f, const json_t *p)
            (long long)json_integer_value(json_object_get(s, "acquisitions")));
     if (json_is_number(v = json_object_get(s, "retries_per_acquisition")))
         fprintf(f, ", %.6f retries/acq", json_number_value(v));
-    if (json_is_number(v = json_object_get(s, "acquire_ticks_per_acquisition")))
-        fprintf(f, ", %.1f ticks/acq", json_number_value(v));
-    if (json_is_number(v = json_object_get(s, "lock_ticks_per_acquisition")))
-        fprintf(f, " (%.1f in read_lock)", json_number_value(v));
-    if (json_is_integer(v = json_object_get(p, "timer_quantum_ticks")))
-        fprintf(f, ", timer quantum %lld ticks",
-                (long long)json_integer_value(v));
-    if (json_is_integer(v = json_object_get(p, "timer_cost_ticks")))
-        fprintf(f, " (pair cost %lld subtracted)",
-                (long long)json_integer_value(v));
     fprintf(f, "\n");
-    if (json_is_number(v = json_object_get(p, "ticks_per_us")))
-        fprintf(f, "               (acq: one outermost RCU read-lock hold; "
-                "ticks: the probe timer's, %s, %.0f per us)\n",
-                json_is_string(json_object_get(p, "clock"))
-                ? json_string_value(json_object_get(p, "clock")) : "?",
-                json_number_value(v));
+    print_probe_times(f, p, s);
     print_probe_rest(f, p, s);
 }
 
@@ -125,9 +158,17 @@ static void print_probe_rest(FILE *f, const json_t *p, const json_t *s)
         const json_t *sp = json_object_get(s, "writer_spin_ns_per_sync");
         const json_t *bl = json_object_get(s, "writer_blocked_ns_per_sync");
 
-        fprintf(f, "               writer wait per synchronize (%lld synchronize): "
+        /* syncs count the whole process (warm-up and tail too), not the
+         * window run.churn's writes count: set against the publications,
+         * counted the same way */
+        fprintf(f, "               writer wait per synchronize (%lld synchronize",
+                (long long)json_integer_value(json_object_get(s, "syncs")));
+        if (json_is_integer(json_object_get(s, "publications")))
+            fprintf(f, " for %lld store publications",
+                    (long long)json_integer_value(json_object_get(s,
+                                                                  "publications")));
+        fprintf(f, ", whole process): "
                 "spinning %.0f ns, blocked %.0f ns (%lld blocked)\n",
-                (long long)json_integer_value(json_object_get(s, "syncs")),
                 json_is_number(sp) ? json_number_value(sp) : 0.0,
                 json_is_number(bl) ? json_number_value(bl) : 0.0,
                 (long long)json_integer_value(json_object_get(s,
@@ -168,9 +209,33 @@ static void print_harness(FILE *f, const json_t *h)
                 "padded counts)\n");
         return;
     }
-    fprintf(f, "harness        --compat on (%s):",
-            strcmp(mode, "perftools") == 0 ? "perftools, every artefact"
-                                           : "some artefacts");
+    /* what --compat takes to ask for this harness again (src/stress's
+     * opt_compat): perftools, or the list of the artefacts on */
+    if (strcmp(mode, "perftools") == 0) {
+        fprintf(f, "harness        --compat perftools (every artefact):");
+    } else {
+        const json_t *stride = json_object_get(h, "count_stride_bytes");
+        int unpadded = json_is_integer(stride)
+                       ? json_integer_value(stride) <= (json_int_t)sizeof(size_t)
+                       : json_is_false(json_object_get(h, "counts_padded"));
+        const char *sep = "";
+
+        fprintf(f, "harness        --compat ");
+        if (json_is_true(json_object_get(h, "clock_per_op"))) {
+            fprintf(f, "%sclock", sep);
+            sep = ",";
+        }
+        if (json_is_false(json_object_get(h, "start_barrier"))) {
+            fprintf(f, "%snobarrier", sep);
+            sep = ",";
+        } else if (json_is_false(json_object_get(h, "deadline_after_barrier"))) {
+            fprintf(f, "%searly-deadline", sep);
+            sep = ",";
+        }
+        if (unpadded)
+            fprintf(f, "%sunpadded", sep);
+        fprintf(f, ":");
+    }
     if (json_is_true(json_object_get(h, "clock_per_op")))
         fprintf(f, " clock read per op;");
     if (json_is_false(json_object_get(h, "start_barrier")))
@@ -180,6 +245,38 @@ static void print_harness(FILE *f, const json_t *h)
     if (json_is_false(json_object_get(h, "counts_padded")))
         fprintf(f, " unpadded counts;");
     fprintf(f, " not comparable with runs without --compat\n");
+}
+
+/*
+ * run.churn: the writes achieved against the rate asked, both of the timed
+ * window (the probes' synchronize count is whole-process and says so).
+ */
+static void print_churn(FILE *f, const json_t *c)
+{
+    const json_t *k, *target = json_object_get(c, "write_rate_target");
+    long long w = json_integer_value(json_object_get(c, "writers"));
+    size_t i;
+
+    if (!json_is_object(c))
+        return;
+    fprintf(f, "churn         ");
+    json_array_foreach(json_object_get(c, "kinds"), i, k)
+        fprintf(f, "%s%s", i ? "," : " ", json_string_value(k));
+    fprintf(f, ", %lld writer%s: %lld writes in the %.3f s window, %.0f per s",
+            w, w == 1 ? "" : "s",
+            (long long)json_integer_value(json_object_get(c, "writes")),
+            json_number_value(json_object_get(c, "window_s")),
+            json_number_value(json_object_get(c, "writes_per_s")));
+    if (json_integer_value(target) > 0)
+        fprintf(f, " against %lld per s asked", (long long)json_integer_value(target));
+    else
+        fprintf(f, " (unpaced: no rate asked)");
+    if (json_integer_value(json_object_get(c, "failures")) > 0)
+        fprintf(f, "; %lld failed, first: %s",
+                (long long)json_integer_value(json_object_get(c, "failures")),
+                json_is_string(json_object_get(c, "first_failure"))
+                ? json_string_value(json_object_get(c, "first_failure")) : "?");
+    fprintf(f, "\n");
 }
 
 /* A figure of run.delay as text: "%.*f" of a number, else "n/a". */
@@ -260,6 +357,7 @@ void rcuprof_run_summary_print(FILE *f, const json_t *res)
            json_number_value(json_object_get(run, "ops_per_s")));
     fprintf(f, "utilisation    %.2f\n",
            json_number_value(json_object_get(run, "utilisation")));
+    print_churn(f, json_object_get(run, "churn"));
     print_delay(f, json_object_get(run, "delay"));
     print_probes(f, json_object_get(res, "probes"));
     print_counters(f, json_object_get(res, "counters"), run);

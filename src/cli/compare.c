@@ -65,8 +65,9 @@ static void help(void)
 {
     printf("usage: rcuprof compare RESULTS... [options]\n");
     rcuprof_opts_help_item(stdout, "RESULTS",
-                           "results.jsonl files of rcuprof sweep (several: runs pooled, blocks\n"
-                           "paired within each file)\n");
+                           "results.jsonl files of rcuprof sweep, of one experiment (each once,\n"
+                           "the same driver options, no whatif's; else refused): each cell's\n"
+                           "runs pooled over the files, blocks paired within each file\n");
     rcuprof_opts_help(stdout, compare_rows, COMPARE_NROWS, 0, NULL);
 }
 

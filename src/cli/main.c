@@ -45,7 +45,7 @@ static void usage(FILE *f)
 {
     size_t i;
 
-    fprintf(f, "usage: rcuprof [--help] [--version] <command> [options]\n\n"
+    fprintf(f, "usage: rcuprof [-h|--help] [--version] <command> [options]\n\n"
                "RCU read-path contention profiler for OpenSSL's algorithm fetch.\n\n"
                "commands:\n");
     for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)

@@ -62,9 +62,10 @@ static const struct rcuprof_opt run_rows[] = {
 static void run_help(void)
 {
     printf("usage: rcuprof run --variant V [options]\n");
-    rcuprof_opts_help(stdout, rcuprof_driver_opts, rcuprof_driver_nopts, 0,
+    /* run takes the short letters: each is shown beside its name */
+    rcuprof_opts_help(stdout, rcuprof_driver_opts, rcuprof_driver_nopts, 1,
                       NULL);
-    rcuprof_opts_help(stdout, run_rows, RUN_NROWS, 0, NULL);
+    rcuprof_opts_help(stdout, run_rows, RUN_NROWS, 1, NULL);
 }
 
 /* The variant known and built: its driver's path in drv.  0 or -1. */

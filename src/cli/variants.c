@@ -267,6 +267,13 @@ json_t *rcuprof_variants_load(char *err, size_t errlen)
             json_object_set_new(e, "description",
                                 d != NULL ? json_incref(d) : json_string(""));
             json_object_set_new(e, "patches", pending_patches(all, v, p));
+            /* its base's line (a source tree's is known at the build) */
+            if (json_is_string(json_object_get(v, "base")))
+                json_object_set_new(e, "line", json_string(
+                    rcuprof_variant_line(json_string_value(
+                        json_object_get(v, "base")))));
+            else
+                json_object_set_new(e, "line", json_string("?"));
             json_object_set_new(all, name, e);
         }
     }
@@ -315,11 +322,15 @@ int rcuprof_cmd_variants(int argc, char **argv)
         json_decref(all);
         return RCUPROF_OK;
     }
-    printf("%-20s %-8s %-8s %s\n", "VARIANT", "DRIVER", "PATCHES", "DESCRIPTION");
-    /* PATCHES: every patch the build applies (layers expanded, a base's
-     * included), the same count before and after the build. */
+    printf("%-20s %-5s %-8s %-8s %-8s %s\n", "VARIANT", "LINE", "OPENSSL",
+           "DRIVER", "PATCHES", "DESCRIPTION");
+    /* One row per variant (the object's keys are unique).  LINE: the
+     * OpenSSL line it is built on; OPENSSL: the version the build
+     * resolved (a pending user variant has none yet).  PATCHES: every
+     * patch the build applies (layers expanded, a base's included), the
+     * same count before and after the build. */
     json_object_foreach(all, name, v) {
-        const char *state;
+        const char *state, *line, *ver;
 
         snprintf(drv, sizeof(drv), "%s/rcuprof-stress-%s", rcuprof_bindir(), name);
         if (json_is_true(json_object_get(v, "pending")))
@@ -328,8 +339,13 @@ int rcuprof_cmd_variants(int argc, char **argv)
             state = "built";
         else
             state = "absent";
+        line = json_string_value(json_object_get(v, "line"));
+        if (line == NULL)
+            line = rcuprof_variant_line(name);
+        ver = json_string_value(json_object_get(v, "openssl_version"));
         desc = json_string_value(json_object_get(v, "description"));
-        printf("%-20s %-8s %-8zu %s%s\n", name, state,
+        printf("%-20s %-5s %-8s %-8s %-8zu %s%s\n", name, line,
+               ver != NULL ? ver : "-", state,
                json_array_size(json_object_get(v, "patches")),
                desc != NULL && desc[0] != '\0' ? desc : "(no description)",
                json_is_true(json_object_get(v, "user")) ? " [user]" : "");
@@ -539,8 +555,7 @@ int rcuprof_cmd_variant(int argc, char **argv)
     json_t *known;
     int rc, first;
 
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0
-                      || strcmp(argv[1], "-h") == 0)) {
+    if (argc >= 2 && strcmp(argv[1], "--help") == 0) {
         variant_help();
         return RCUPROF_OK;
     }

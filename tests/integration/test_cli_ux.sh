@@ -34,9 +34,43 @@ if len(cols) != 1 or bad:
     sys.exit(f"help text columns {sorted(cols)}; no help text: {bad}")
 PY
 done
+# --- help: every short letter a command accepts is in its --help (issue
+# 28: run took -n, -d, ... and listed none; the man page tags them too:
+# test_manpage).  A letter is accepted when `CMD -X --help` answers
+# otherwise than an unknown option does. ---
+for cmd in "run" "sweep" "compare" "report" "explain" "whatif" "variant add NAME" \
+           "variant" "variants" "events" "attribute"; do
+    # shellcheck disable=SC2086
+    "$RCUPROF" $cmd --zz-no-such --help > "$TMP/o0" 2> "$TMP/e0"; r0=$?
+    # shellcheck disable=SC2086
+    "$RCUPROF" $cmd --help > "$TMP/help" 2>&1
+    missing="" accepted=""
+    for X in {a..z} {A..Z}; do
+        # shellcheck disable=SC2086
+        "$RCUPROF" $cmd "-$X" --help > "$TMP/o1" 2> "$TMP/e1"; r1=$?
+        if [ "$r0" = "$r1" ] && [ "$(sed "s/'--zz-no-such'/'ARG'/" "$TMP/e0")" = "$(sed "s/'-$X'/'ARG'/" "$TMP/e1")" ] \
+            && cmp -s "$TMP/o0" "$TMP/o1"; then
+            continue
+        fi
+        accepted="$accepted$X"
+        grep -qE -- "^  -$X(,| |\$)" "$TMP/help" || missing="$missing -$X"
+    done
+    [ -z "$missing" ] && pass "rcuprof $cmd: every letter it takes (${accepted:-none}) is in its --help" \
+        || fail "rcuprof $cmd takes$missing, which its --help does not list"
+done
+"$RCUPROF" run --help | grep -qE -- '^  -n, --threads N ' && pass "run --help: -n, --threads N" \
+    || fail "run --help lacks '-n, --threads N'"
+"$RCUPROF" -h > "$TMP/h1" && "$RCUPROF" --help > "$TMP/h2" && cmp -s "$TMP/h1" "$TMP/h2" \
+    && head -1 "$TMP/h1" | grep -qF -- "[-h|--help]" && pass "rcuprof -h prints the usage, which lists -h" \
+    || fail "rcuprof -h: $(head -1 "$TMP/h1")"
+
 "$RCUPROF" variant --help > "$TMP/vh" 2>&1 && grep -q -- "--description TEXT" "$TMP/vh" \
     && grep -q -- "--source DIR" "$TMP/vh" && pass "variant --help: exit 0, lists --source and --description" \
     || fail "variant --help: $(cat "$TMP/vh")"
+# compare's RESULTS says what several files give: one experiment, else refused (test_input checks the refusal)
+"$RCUPROF" compare --help > "$TMP/ch" && grep -q "one experiment" "$TMP/ch" && grep -q "else refused" "$TMP/ch" \
+    && ! grep -q "several: runs pooled" "$TMP/ch" && pass "compare --help: several files must be one experiment, else refused" \
+    || fail "compare --help RESULTS: $(grep -A3 RESULTS "$TMP/ch")"
 "$RCUPROF" run --help | grep -E '^  -t ' | grep -q "microseconds" \
     && "$RCUPROF" run --help | grep -E '^  -t ' | grep -q "the one figure not in ns/op" \
     && pass "-t's help says microseconds, the exception to ns/op" || fail "-t help: $("$RCUPROF" run --help | grep -E '^  -t ')"
@@ -184,6 +218,32 @@ assert m["pending"] and len(m["patches"]) == len(s["patches"]) + 1, (m, len(s["p
 assert m["description"] == "stock + fix.patch", m["description"]
 PY
 
+# --- variants: each once, with its OpenSSL line and version; per-line descriptions ---
+"$RCUPROF" variants > "$TMP/vl.txt" && "$RCUPROF" variants --json > "$TMP/vl.json" || fail "variants"
+"$PY" - "$TMP/vl.txt" "$TMP/vl.json" "$RCUPROF_SRC/patches/variants.json" <<'PY' \
+    && pass "variants: LINE and OPENSSL columns as resolved, each variant once, description@LINE used on its line" \
+    || fail "variants table: $(head -3 "$TMP/vl.txt")"
+import json, sys
+rows = open(sys.argv[1]).read().splitlines()
+assert rows[0].split() == ["VARIANT", "LINE", "OPENSSL", "DRIVER", "PATCHES", "DESCRIPTION"], rows[0]
+known = json.load(open(sys.argv[2]))
+defs = json.load(open(sys.argv[3]))["variants"]
+names = [r.split()[0] for r in rows[1:]]
+assert sorted(names) == sorted(known) and len(set(names)) == len(names), names
+for r in rows[1:]:
+    f = r.split(None, 5)
+    v = known[f[0]]
+    assert f[1] == v.get("line") and f[2] == v.get("openssl_version", "-"), (r, v.get("line"), v.get("openssl_version"))
+    base, _, line = f[0].partition("@")
+    d = defs.get(base, {})
+    want = d.get("description@" + line) if line else None
+    if want is not None:
+        assert f[5] == want, (r, want)
+    elif line and base in defs:
+        assert f[5] == d["description"], (r, d["description"])
+if "stock@4.0" in known:
+    assert "sharded" in known["stock@4.0"]["description"], known["stock@4.0"]["description"]
+PY
 # --- run: labels that match the JSON; compat said; no 0.00 figure ---
 "$RCUPROF" run --variant stock -n 2 --workload rwlock -d 100 -w 20 --output "$TMP/rw.json" > "$TMP/rw.txt" \
         || fail "rwlock run"
@@ -191,8 +251,26 @@ PY
     grep -q "^workload       $kind$" "$TMP/rw.txt" && ! grep -q "(null)" "$TMP/rw.txt" \
         && pass "the workload line says '$kind', as the JSON does, and no (null)" || fail "workload line: $(grep workload "$TMP/rw.txt")"
     "$RCUPROF" run --variant stock -n 1 -d 100 --compat perftools > "$TMP/pt.txt" || fail "compat run"
-    grep -q "^harness        --compat on (perftools" "$TMP/pt.txt" && pass "--compat perftools is said in the text" \
+    grep -q "^harness        --compat perftools (" "$TMP/pt.txt" && pass "--compat perftools is said in the text" \
         || fail "compat not shown: $(cat "$TMP/pt.txt")"
+    # the value the summary names is one --compat accepts, and asks for the same harness
+    "$RCUPROF" run --variant stock -n 1 -d 50 --compat clock,unpadded --output "$TMP/cu.json" > "$TMP/cu.txt" || fail "compat list run"
+    for t in pt cu; do
+        val=$(sed -n 's/^harness        --compat \([^ :]*\).*/\1/p' "$TMP/$t.txt")
+        "$RCUPROF" run --variant stock -n 1 -d 50 --compat "$val" --output "$TMP/again.json" > "$TMP/again.txt" 2>&1 \
+            && cmp -s <(grep "^harness" "$TMP/$t.txt") <(grep "^harness" "$TMP/again.txt") \
+            && pass "the summary's '--compat $val' is accepted and gives the same harness" \
+            || fail "the summary's '--compat $val' is refused or differs: $(cat "$TMP/again.txt")"
+    done
+    # churn: achieved against asked, both counted in the window, as the JSON has them
+    "$RCUPROF" run --variant stock -n 1 -d 200 --writers 1 --write-rate 500 --output "$TMP/ch.json" > "$TMP/ch.txt" || fail "churn run"
+    want=$("$PY" -c "
+import json, sys
+c = json.load(open(sys.argv[1]))['run']['churn']
+print('churn          %s, 1 writer: %d writes in the %.3f s window, %.0f per s against 500 per s asked'
+      % (','.join(c['kinds']), c['writes'], c['window_s'], c['writes_per_s']))" "$TMP/ch.json")
+    grep -qxF "$want" "$TMP/ch.txt" && pass "run shows the churn achieved against asked, in the window: $want" \
+        || fail "churn line: wanted '$want' in: $(cat "$TMP/ch.txt")"
     grep -q "^harness        rcuprof" "$TMP/rw.txt" && pass "the default harness is named" || fail "no harness line"
     # A window with no op in it (a stand-in driver replays a real result
     # with its ops zeroed): said so, exit 1, no figure, no file.

@@ -50,6 +50,9 @@ good $LINENO "${RUN[@]}" --events task-clock,page-faults
 good $LINENO "${RUN[@]}" --events " task-clock , page-faults "
 good $LINENO "${RUN[@]}" --fetch MD:SHA256,MD:SHA512
 good $LINENO "${RUN[@]}" --compat clock,unpadded
+grep -q "^harness        --compat clock,unpadded:" "$TMP/good.out" \
+    && pass "line $LINENO: the summary names the list as given, a value --compat takes" \
+    || fail "line $LINENO: harness line: $(grep harness "$TMP/good.out")"
 good $LINENO "${RUN[@]}" --pin cpus:0
 good $LINENO "${RUN[@]}" --writers 1 --churn query,flush
 finish

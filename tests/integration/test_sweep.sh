@@ -155,7 +155,7 @@ assert r['status'] == 'failed' and r['exit'] == 4 and r['message'], r
 # stand-in drivers whose figures are a recorded result with set costs: the
 # baseline costs 1000 ns, the candidate exp(0.1), exp(0.3), exp(0.2) times
 # that in the three first-stage blocks (log ratios of SD 0.1) and
-# exp(0.25) times after.  Stein's rule (analysis/README.md): a 20% MDE
+# exp(0.25) times after.  Stein's rule (docs/methodology.md section 3): a 20% MDE
 # needs (5.363313 x 0.1 / ln 1.2)^2 = 8.65, so 9 blocks.  Deterministic:
 # nothing here depends on the machine's speed but the --max-time part,
 # which asserts the reason and the file, not a count. ---

@@ -35,7 +35,8 @@ COMMANDS = [
 ]
 DRIVER = r"^Driver options"
 GLOBAL = r"^GLOBAL OPTIONS"
-OPT = re.compile(r"(?<![\w-])(--[a-z][a-z0-9-]*|-[a-z])\b")
+# a long name, or a short letter (run takes upper-case ones too: -N, -W)
+OPT = re.compile(r"(?<![\w-])(--[a-z][a-z0-9-]*|-[a-zA-Z])\b")
 
 
 def roff_text(s):
@@ -90,7 +91,7 @@ def help_options(text):
         if line.lower().startswith("driver options"):
             in_driver = True
             continue
-        m = re.match(r"^  (--?[a-z][^ ]*(?: [^ ]+)*?)(?:\s{2,}|$)", line)
+        m = re.match(r"^  (--?[a-zA-Z][^ ]*(?: [^ ]+)*?)(?:\s{2,}|$)", line)
         if m:
             # '  -n, --threads N   text': every option before the gap
             for o in OPT.findall(m.group(1)):
@@ -103,10 +104,12 @@ def help_options(text):
 
 def stub(row):
     """A .TP item for a help row: '--name ARG   text' -> roff."""
-    m = re.match(r"(--?[a-z][a-z0-9-]*)(?: (\S+))?\s{2,}(.*)", row)
+    m = re.match(r"(?:(-[a-zA-Z]), )?(--?[a-zA-Z][a-z0-9-]*)(?: (\S+))?\s{2,}(.*)", row)
     if not m:
         return ".TP\n.B %s\n" % row.replace("-", "\\-")
-    name, arg, text = m.groups()
+    letter, name, arg, text = m.groups()
+    if letter:
+        name = '"%s, %s"' % (letter, name)
     head = (".BI %s \" %s\"" % (name.replace("-", "\\-"), arg) if arg
             else ".B %s" % name.replace("-", "\\-"))
     return ".TP\n%s\n%s\n" % (head, text.replace("-", "\\-"))

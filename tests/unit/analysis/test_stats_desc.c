@@ -585,7 +585,7 @@ static void test_stalls_simulated(void **state)
 /*
  * The stall rule's false rate on plain log-normal spread, at log SD 0.5,
  * 0.8 and 1.0, 4000 seeded cells a size from 2 to 80 runs (the figures
- * docs/methodology.md and analysis/README.md quote).  The rule ignores
+ * docs/methodology.md section 3 quotes).  The rule ignores
  * the cell's spread, so the rate grows with it and, at 0.8, with n: the
  * bound the note quotes, under 2.5% of cells, holds to 40 runs and not
  * beyond (above it at 80).  At 4 runs or fewer the reference is the
@@ -674,7 +674,7 @@ static void test_stalls_spread(void **state)
  * can never fire (asserted over every sample drawn).  From 9 runs, for
  * log-normal runs (the rule is scale-free on the logs, so normal logs of
  * any SD), 20000 seeded cells a size: the geometric mean falls outside in
- * under 0.1% of cells (analysis/README.md section 2 quotes this test).
+ * under 0.1% of cells (docs/methodology.md section 3 quotes this test).
  */
 static void test_heavy_tail_rate(void **state)
 {
