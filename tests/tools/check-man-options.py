@@ -33,6 +33,8 @@ COMMANDS = [
     ("whatif", r"^rcuprof whatif( |$)"),
     ("attribute", r"^rcuprof attribute( |$)"),
     ("pack", r"^rcuprof pack( |$)"),
+    ("bundle", r"^rcuprof bundle( |$)"),
+    ("import", r"^rcuprof import( |$)"),
 ]
 DRIVER = r"^Driver options"
 GLOBAL = r"^GLOBAL OPTIONS"
