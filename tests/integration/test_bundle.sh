@@ -29,6 +29,20 @@ expect_error 2 "give what run.sh wrote and --out DIR" "$RCUPROF" import "$TMP"
 expect_error 2 "not what an rcuprof bundle's run.sh wrote" "$RCUPROF" import "$TMP" --out "$TMP/imp0"
 ls "$TMP"/b.* "$TMP/imp0" > /dev/null 2>&1 && fail "refused commands wrote: $(ls -A "$TMP")" || pass "refused commands wrote nothing"
 
+# --- docs/bigbox.md: at most 60 lines; every option of its commands is
+# one the command's --help lists. ---
+BIG="$RCUPROF_SRC/docs/bigbox.md"
+[ "$(wc -l < "$BIG")" -le 60 ] && pass "bigbox.md: $(wc -l < "$BIG") lines" || fail "bigbox.md over 60 lines"
+ncmd=0
+while read -r cmd rest; do
+    ncmd=$((ncmd + 1))
+    "$RCUPROF" "$cmd" --help > "$TMP/h" 2>&1 || fail "bigbox.md: rcuprof $cmd --help"
+    for o in $(grep -oE -- '--[a-z][a-z0-9-]*' <<< "$rest" | sort -u); do
+        grep -qE -- "(^|[ ,|\[])$o( |,|\]|$)" "$TMP/h" || fail "bigbox.md: rcuprof $cmd $o: not in its --help"
+    done
+done < <(sed -n '/^```sh/,/^```/p' "$BIG" | sed 's/ && /\n/g' | grep -oE 'rcuprof [a-z]+ .*' | sed 's/^rcuprof //')
+[ "$ncmd" -ge 4 ] && pass "bigbox.md: the options of its $ncmd commands are the commands'" || fail "bigbox.md: only $ncmd commands found"
+
 if [ "${#built[@]}" -lt 2 ]; then
     echo "SKIPPED: needs two built variants, have '$RCUPROF_VARIANTS_BUILT' (bad input checked: $checks passed, $failures failed)"
     [ "$failures" -eq 0 ] || exit 1
