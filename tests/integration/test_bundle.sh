@@ -5,7 +5,7 @@
 # private mount namespace) and interrupted after its first point, then
 # restarted bare; imported from a .tar.gz of its results and compared.
 # Refusals: bad options, a foreign, half-written, unrun or changed folder.
-# About 30 s here.
+# Timeouts: timeout(1) and the watchdog.  About 40 s here.
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 export RCUPROF_VARIANTS_FILE="$RCUPROF_BUILD/variants.json"
@@ -61,7 +61,7 @@ fi
 # --- The bundle. ---
 t0=$(date +%s.%N)
 "$RCUPROF" bundle --variants "$A","$B" --threads 1 --blocks 2 --seed 11 \
-    --duration-ms 300 --warmup-ms 10 --out "$TMP/tiny.tar.gz" > "$TMP/bundle.out" 2> "$TMP/bundle.err" \
+    --duration-ms 200 --warmup-ms 10 --out "$TMP/tiny.tar.gz" > "$TMP/bundle.out" 2> "$TMP/bundle.err" \
     && pass "bundle: $(head -1 "$TMP/bundle.out")" || fail "bundle: $(cat "$TMP/bundle.err")"
 echo "bundle took $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"
 ls -a "$TMP" | grep -q '\.stage\|\.tmp' && fail "bundle left a staging file: $(ls -a "$TMP")"
@@ -122,6 +122,40 @@ rc=$?
 env -i /usr/sbin/chroot "$ROOT" /bin/sh run.sh > /dev/null 2> "$TMP/run3.err"
 grep -q "all 4 of 4 points done" "$TMP/run3.err" && ! grep -q "point 1 of 4: block" "$TMP/run3.err" \
     && pass "a third run runs nothing" || fail "third run: $(cat "$TMP/run3.err")"
+
+# --- run.sh's timeouts, on this machine's sh: timeout(1), then (no
+# timeout on PATH) the background watchdog.  A copy of the bundle whose
+# plan.txt gives a 3 s timeout, an 8 s window to its first point and 50 ms
+# to the others. ---
+tb=$TMP/tb
+mkdir -p "$tb/results"
+cp -a "$ROOT/packs" "$ROOT/run.sh" "$ROOT/plan.json" "$ROOT/BUNDLE_ID" "$tb/"
+echo 0123456789abcdef > "$tb/results/BUNDLE_ID"
+awk 'NR == 1 { $3 = 3 } NR == 2 { sub(/--duration-ms=200/, "--duration-ms=8000") } NR > 2 { sub(/--duration-ms=200/, "--duration-ms=50") } { print }' "$ROOT/plan.txt" > "$tb/plan.txt"
+grep -c "duration-ms=50'" "$tb/plan.txt" | grep -q 3 || fail "the timeout plan: $(cat "$tb/plan.txt")"
+env -i PATH=/usr/bin:/bin sh "$tb/run.sh" 2> "$TMP/tb.err"
+rc=$?
+[ "$rc" -eq 1 ] && grep -q "holds the results of another bundle (0123456789abcdef)" "$TMP/tb.err" \
+    && pass "run.sh refuses another bundle's results folder" || fail "another bundle's results: exit $rc: $(cat "$TMP/tb.err")"
+mkdir "$TMP/nt"
+for p in mkdir cp mv rm cat date uname sleep nproc; do ln -s "$(command -v "$p")" "$TMP/nt/$p"; done
+for how in timeout watchdog; do
+    rm -rf "$tb/results"
+    if [ "$how" = timeout ]; then
+        env -i PATH=/usr/bin:/bin sh "$tb/run.sh" 2> "$TMP/tb.err"
+    else
+        env -i PATH="$TMP/nt" /bin/sh "$tb/run.sh" 2> "$TMP/tb.err"
+    fi
+    # run.log holds the probe's "timeout: not found" exactly when it fell back.
+    if grep -q "timeout.*not found" "$tb/results/run.log"; then used=watchdog; else used=timeout; fi
+    [ "$used" = "$how" ] || fail "$how: run.sh used the $used path"
+    "$RCUPROF" import "$tb" --out "$TMP/tb-$how" > /dev/null 2>> "$TMP/tb.err"
+    got=$("$PY" -c 'import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]).read().split("\n")[1:-1]]
+print(" ".join("%d:%s" % (p["seq"], p["status"]) for p in rows))' "$TMP/tb-$how/results.jsonl" 2>&1)
+    [ "$got" = "0:timeout 1:ok 2:ok 3:ok" ] && pass "$how: an 8 s run killed at the 3 s timeout, recorded timeout: $got" \
+        || fail "$how: $got: $(cat "$TMP/tb.err")"
+done
 
 # --- Import from a .tar.gz of results/, then compare. ---
 (cd "$ROOT" && tar -czf "$TMP/results.tar.gz" results)
