@@ -230,6 +230,48 @@ static int write_in(const char *root, const char *name, const void *data,
     return chmod(p, mode);
 }
 
+/*
+ * The packs share most libraries (libc, hwloc...): a file whose digest an
+ * earlier pack's MANIFEST already lists becomes a hard link to it, which
+ * tar stores once.  Best effort: a file that cannot be linked stays a copy.
+ */
+static void bundle_dedupe(struct bundle_exec *b)
+{
+    json_t *seen = json_object();
+    size_t i;
+
+    for (i = 0; seen != NULL && i < b->nv; i++) {
+        char path[PATH_MAX + 100], line[512];
+        FILE *m;
+
+        snprintf(path, sizeof(path), "%s/packs/%s/MANIFEST", b->root,
+                 b->v[i].id);
+        if ((m = fopen(path, "r")) == NULL)
+            continue;
+        while (fgets(line, sizeof(line), m) != NULL) {
+            char sha[65], name[300], file[PATH_MAX + 400], tmp[PATH_MAX + 420];
+            const char *first;
+
+            if (sscanf(line, "file %64s %299s", sha, name) != 2)
+                continue;
+            snprintf(file, sizeof(file), "%s/packs/%s/%s", b->root,
+                     b->v[i].id, name);
+            first = json_string_value(json_object_get(seen, sha));
+            if (first == NULL) {
+                json_object_set_new(seen, sha, json_string(file));
+                continue;
+            }
+            if (strcmp(first, file) == 0)
+                continue;
+            snprintf(tmp, sizeof(tmp), "%s.link", file);
+            if (link(first, tmp) == 0 && rename(tmp, file) != 0)
+                unlink(tmp);
+        }
+        fclose(m);
+    }
+    json_decref(seen);
+}
+
 int rcuprof_bundle_finish(struct rcuprof_executor *x, const json_t *header,
                           char *id, size_t idlen, char *err, size_t errlen)
 {
@@ -241,6 +283,7 @@ int rcuprof_bundle_finish(struct rcuprof_executor *x, const json_t *header,
 
     if (fflush(b->planf) != 0 || packs == NULL)
         goto nomem;
+    bundle_dedupe(b);
     for (i = 0; i < b->nv; i++)
         json_object_set_new(packs, b->v[i].variant, json_string(b->v[i].id));
     plan = json_pack("{s:s, s:O, s:o, s:O}", "schema", RCUPROF_BUNDLE_SCHEMA,
