@@ -15,6 +15,7 @@
 #include "bundle.h"
 #include "cli.h"
 #include "pack.h"
+#include "rcuprof_protocol.h"
 #include "results.h"
 #include "bundle_run_sh.h"      /* rcuprof_bundle_run_sh: bundle-run.sh */
 
@@ -516,6 +517,62 @@ static int bundle_plan(struct rcuprof_executor *x, char **variants,
     return 0;
 }
 
+/*
+ * Options a driver refuses are caught here, not on the target: one short
+ * local run of each variant at the smallest thread count (1 ms window, no
+ * warm-up), without what only the target can judge (--pin, --events,
+ * --require-hw, --sample: its topology and PMU).  0, or -1 after the one
+ * line (the driver's usage or setup message).
+ */
+static int bundle_check_options(char **variants, char drv[][PATH_MAX],
+                                size_t nv, unsigned threads,
+                                const json_t *options)
+{
+    static const char *const target_only[] = { "pin", "events",
+        "require-hw", "sample", "sample-freq", "sample-event" };
+    size_t i, k;
+
+    for (i = 0; i < nv; i++) {
+        json_t *o = json_deep_copy(options);
+        char *av[64], msg[1024];
+        struct rcuprof_driver_result r;
+        int n, bad;
+
+        if (o == NULL)
+            return -1;
+        for (k = 0; k < sizeof(target_only) / sizeof(target_only[0]); k++)
+            json_object_del(o, target_only[k]);
+        json_object_set_new(o, "threads", json_sprintf("%u", threads));
+        json_object_set_new(o, "warmup-ms", json_string("0"));
+        json_object_set_new(o, "rtt", json_string("off"));
+        if (json_object_get(o, "ops") != NULL
+            && strcmp(json_string_value(json_object_get(o, "ops")), "0") != 0)
+            json_object_set_new(o, "ops", json_string("1"));
+        else
+            json_object_set_new(o, "duration-ms", json_string("1"));
+        n = rcuprof_driver_argv(drv[i], o, av, 62);
+        json_decref(o);
+        if (n < 0 || rcuprof_driver_spawn(drv[i], av, 60, &r) != 0) {
+            if (n >= 0)
+                rcuprof_driver_argv_free(av);
+            rcuprof_err("bundle: cannot run the %s driver here to check the options",
+                        variants[i]);
+            return -1;
+        }
+        rcuprof_driver_argv_free(av);
+        bad = r.exited && RCUPROF_EXIT_REFUSED(r.status);
+        if (bad) {
+            rcuprof_driver_error_message(&r, msg, sizeof(msg));
+            rcuprof_err("bundle: %s refuses the options (a 1 ms run here): %s",
+                        variants[i], msg[0] ? msg : "no message");
+        }
+        rcuprof_driver_result_free(&r);
+        if (bad)
+            return -1;
+    }
+    return 0;
+}
+
 static int has_arg(int argc, char **argv, const char *opt)
 {
     size_t n = strlen(opt);
@@ -622,6 +679,8 @@ int rcuprof_cmd_bundle(int argc, char **argv)
         if (rcuprof_variant_usable("bundle", variants[i], known, drv[i],
                                    sizeof(drv[i])) != 0)
             goto out;
+    if (bundle_check_options(variants, drv, nv, threads[0], options) != 0)
+        goto out;
     if (seen[BA_SEED]) {
         seed = a.seed;
     } else {

@@ -59,6 +59,10 @@ if [ "$(id -u)" -ne 0 ]; then
     exit 77
 fi
 
+# Options a driver refuses: caught here by a 1 ms local run, nothing written.
+expect_error 2 "$A refuses the options (a 1 ms run here): cannot fetch MD NOPE" "$RCUPROF" bundle --variants "$A","$B" --threads 2 --blocks 2 --fetch MD:NOPE --out "$TMP/b.tar.gz"
+ls "$TMP"/b.* "$TMP"/.b.* > /dev/null 2>&1 && fail "a refused bundle wrote: $(ls -A "$TMP")" || pass "the refused bundle wrote nothing"
+
 # --- The bundle. ---
 t0=$(date +%s.%N)
 "$RCUPROF" bundle --variants "$A","$B" --threads 1 --blocks 2 --seed 11 \
