@@ -50,7 +50,7 @@ if [ "${#built[@]}" -lt 2 ]; then
     exit 77
 fi
 BUSYBOX=$(command -v busybox || true)
-if [ -z "$BUSYBOX" ] || ! file -L "$BUSYBOX" 2>/dev/null | grep -q "statically linked"; then
+if [ -z "$BUSYBOX" ] || readelf -l "$BUSYBOX" | grep -q "program interpreter"; then
     echo "SKIPPED: no static busybox (apt-get install busybox-static; make deps)"
     exit 77
 fi
