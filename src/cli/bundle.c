@@ -342,7 +342,6 @@ int rcuprof_bundle_finish(struct rcuprof_executor *x, const json_t *header,
     snprintf(err, errlen, "cannot write into %s (%s)", b->root,
              strerror(errno));
  out:
-    b->points = json_array();   /* the plan took the old one */
     free(text);
     free(head);
     return rc;
