@@ -1,5 +1,7 @@
 /* rcuprof: the command line.  Subcommands: docs/interfaces.md, "CLI". */
 #include "cli.h"
+#include "pack.h"
+#include "bundle.h"
 
 #include <string.h>
 
@@ -39,6 +41,13 @@ static const struct cmd cmds[] = {
     { "explain", rcuprof_cmd_explain,
       "explain RESULTS... | --threads LIST [--variant V] [--reps N] [--out DIR] [...]\n"
       "                                         why a thread count is slow: placements, round trips, evidence" },
+    { "pack", rcuprof_cmd_pack,
+      "pack --variant V | FILE --out DIR  a driver with its loader and libraries, to run anywhere" },
+    { "bundle", rcuprof_cmd_bundle,
+      "bundle --variants A,B --threads LIST --blocks N --out FILE.tar.gz [...]\n"
+      "                                         a sweep to carry to a machine nothing can reach (sh run.sh there)" },
+    { "import", rcuprof_cmd_import,
+      "import DIR | FILE.tar.gz --out DIR  what a bundle's run.sh wrote, as a results file" },
 };
 
 static void usage(FILE *f)

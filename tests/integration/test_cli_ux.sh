@@ -12,7 +12,7 @@ esac
 
 # --- help: every option's text starts at one column, in every --help ---
 for cmd in "run" "sweep" "compare" "report" "explain" "variant add NAME" \
-           "variant" "variants" "events" "attribute"; do
+           "variant" "variants" "events" "attribute" "pack" "bundle" "import"; do
     # shellcheck disable=SC2086
     "$RCUPROF" $cmd --help > "$TMP/help" 2>&1; rc=$?
     [ "$rc" -eq 0 ] || fail "rcuprof $cmd --help exits $rc: $(head -1 "$TMP/help")"

@@ -32,6 +32,9 @@ COMMANDS = [
     ("explain", r"^rcuprof explain( |$)"),
     ("whatif", r"^rcuprof whatif( |$)"),
     ("attribute", r"^rcuprof attribute( |$)"),
+    ("pack", r"^rcuprof pack( |$)"),
+    ("bundle", r"^rcuprof bundle( |$)"),
+    ("import", r"^rcuprof import( |$)"),
 ]
 DRIVER = r"^Driver options"
 GLOBAL = r"^GLOBAL OPTIONS"
