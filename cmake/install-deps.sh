@@ -12,6 +12,7 @@ packages=(
     libcmocka-dev gnuplot-nox python3 python3-jsonschema
     valgrind linux-perf util-linux
     openssl
+    busybox-static
 )
 
 missing=()

@@ -1,5 +1,6 @@
 /* rcuprof: the command line.  Subcommands: docs/interfaces.md, "CLI". */
 #include "cli.h"
+#include "pack.h"
 
 #include <string.h>
 
@@ -39,6 +40,8 @@ static const struct cmd cmds[] = {
     { "explain", rcuprof_cmd_explain,
       "explain RESULTS... | --threads LIST [--variant V] [--reps N] [--out DIR] [...]\n"
       "                                         why a thread count is slow: placements, round trips, evidence" },
+    { "pack", rcuprof_cmd_pack,
+      "pack --variant V | FILE --out DIR  a driver with its loader and libraries, to run anywhere" },
 };
 
 static void usage(FILE *f)

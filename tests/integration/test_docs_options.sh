@@ -15,6 +15,7 @@ table=$(sed -n '/^## 1. CLI/,/^## 2/p' "$DOC")
     "$RCUPROF" compare --help
     "$RCUPROF" report --help
     "$RCUPROF" explain --help
+    "$RCUPROF" pack --help
 } > "$TMP/help"
 opts=$(grep -oE -- '--[a-z][a-z0-9-]*' "$TMP/help" | sort -u)
 [ -n "$opts" ] || fail "no options found in --help"

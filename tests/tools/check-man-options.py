@@ -32,6 +32,7 @@ COMMANDS = [
     ("explain", r"^rcuprof explain( |$)"),
     ("whatif", r"^rcuprof whatif( |$)"),
     ("attribute", r"^rcuprof attribute( |$)"),
+    ("pack", r"^rcuprof pack( |$)"),
 ]
 DRIVER = r"^Driver options"
 GLOBAL = r"^GLOBAL OPTIONS"
