@@ -1,6 +1,7 @@
 /* rcuprof: the command line.  Subcommands: docs/interfaces.md, "CLI". */
 #include "cli.h"
 #include "pack.h"
+#include "host.h"
 
 #include <string.h>
 
@@ -42,6 +43,9 @@ static const struct cmd cmds[] = {
       "                                         why a thread count is slow: placements, round trips, evidence" },
     { "pack", rcuprof_cmd_pack,
       "pack --variant V | FILE --out DIR  a driver with its loader and libraries, to run anywhere" },
+    { "host", rcuprof_cmd_host,
+      "host add NAME ssh://[user@]host[:port] | list | check NAME | remove NAME\n"
+      "                                         machines to run on with --host NAME, over your own ssh" },
 };
 
 static void usage(FILE *f)
