@@ -16,6 +16,7 @@ table=$(sed -n '/^## 1. CLI/,/^## 2/p' "$DOC")
     "$RCUPROF" report --help
     "$RCUPROF" explain --help
     "$RCUPROF" pack --help
+    "$RCUPROF" host --help
 } > "$TMP/help"
 opts=$(grep -oE -- '--[a-z][a-z0-9-]*' "$TMP/help" | sort -u)
 [ -n "$opts" ] || fail "no options found in --help"

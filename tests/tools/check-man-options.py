@@ -33,6 +33,7 @@ COMMANDS = [
     ("whatif", r"^rcuprof whatif( |$)"),
     ("attribute", r"^rcuprof attribute( |$)"),
     ("pack", r"^rcuprof pack( |$)"),
+    ("host", r"^rcuprof host( |$)"),
 ]
 DRIVER = r"^Driver options"
 GLOBAL = r"^GLOBAL OPTIONS"
