@@ -8,7 +8,9 @@
  *     group and kills the whole group when the run is over time;
  *   - watches the channel's stdin: rcuprof never writes to it, so EOF
  *     means the connection is gone, and the driver's group is killed then
- *     (no orphan keeps loading the box after a dropped connection);
+ *     (timeout itself when it has no group yet: the connection may drop
+ *     while the login shell still starts), so no orphan keeps loading the
+ *     box after a dropped connection;
  *   - stays the parent of the driver, so a driver killed by a signal is an
  *     exit status 128+N and never ssh's own 255: 255 is always the
  *     transport (RCUPROF_EXEC_LOST), never the driver.
@@ -814,7 +816,8 @@ static const char RUN_SH[] =
     "exec 3<&0\n"
     "timeout -k 5 \"$t\" \"$@\" &\n"
     "p=$!\n"
-    "( while read -r _ <&3; do :; done; kill -KILL -\"$p\" ) >/dev/null 2>&1 &\n"
+    "( while read -r _ <&3; do :; done\n"
+    "  kill -KILL -\"$p\" || kill -KILL \"$p\" ) >/dev/null 2>&1 &\n"
     "w=$!\n"
     "wait \"$p\"; c=$?\n"
     "kill \"$w\" 2>/dev/null\n"

@@ -9,12 +9,68 @@
  * driver's stdout parsed, or null), err (its stderr), host (the host
  * record, or null).  Exit 0 when it printed that; 3 when the executor
  * could not open or prepare (its one line on stderr).
+ *
+ *   exec_probe --points LIST HOST TIMEOUT_S DRIVER [DRIVER OPTIONS...]
+ *
+ * The overhead benchmark: one open and prepare, then one measurement per
+ * thread count of LIST (--threads=N appended), as a sweep of those points
+ * makes them.  Prints one line of figures: seconds to open, to prepare,
+ * of the measurements, and of their timed windows (run.wall_ns).
  */
 #include "executor.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static int bench(const char *points, int argc, char **argv)
+{
+    char err[1024], *list = strdup(points), *tok, *save = NULL;
+    double t0 = rcuprof_time_mono_s(), t1, t2, runs = 0, windows = 0;
+    struct rcuprof_executor *x = rcuprof_executor_open(argv[1], err,
+                                                        sizeof(err));
+    char **av = calloc((size_t)argc + 2, sizeof(*av)), tb[32];
+    int i, n = 0;
+
+    if (x == NULL || list == NULL || av == NULL) {
+        fprintf(stderr, "rcuprof: %s\n", x == NULL ? err : "out of memory");
+        return 3;
+    }
+    t1 = rcuprof_time_mono_s();
+    if (x->prepare(x, "bench", argv[3], err, sizeof(err)) != 0) {
+        fprintf(stderr, "rcuprof: %s\n", err);
+        return 3;
+    }
+    t2 = rcuprof_time_mono_s();
+    for (i = 3; i < argc; i++)
+        av[i - 3] = argv[i];
+    for (tok = strtok_r(list, ",", &save); tok != NULL;
+         tok = strtok_r(NULL, ",", &save), n++) {
+        struct rcuprof_driver_result r;
+        json_t *res;
+
+        snprintf(tb, sizeof(tb), "--threads=%s", tok);
+        av[argc - 3] = tb;
+        av[argc - 2] = NULL;
+        if (x->run(x, av, atof(argv[2]), &r) != RCUPROF_EXEC_RAN
+            || r.status != 0 || (res = json_loads(r.out, 0, NULL)) == NULL) {
+            fprintf(stderr, "rcuprof: point %s failed: %s\n", tok, r.err);
+            return 1;
+        }
+        runs += r.seconds;
+        windows += json_number_value(json_object_get(json_object_get(res, "run"),
+                                                     "wall_ns")) / 1e9;
+        json_decref(res);
+        rcuprof_driver_result_free(&r);
+    }
+    printf("%s: %d points: open %.3f s, prepare %.3f s, measurements %.3f s, timed windows %.3f s\n",
+           argv[1], n, t1 - t0, t2 - t1, runs, windows);
+    rcuprof_executor_close(x);
+    free(av);
+    free(list);
+    return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -26,6 +82,8 @@ int main(int argc, char **argv)
     const char *base;
     json_t *o, *res;
 
+    if (argc >= 6 && strcmp(argv[1], "--points") == 0)
+        return bench(argv[2], argc - 2, argv + 2);
     if (argc < 4) {
         fprintf(stderr, "usage: exec_probe HOST TIMEOUT_S DRIVER [OPTIONS...]\n");
         return 2;

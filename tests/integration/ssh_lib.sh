@@ -96,6 +96,10 @@ EOF
     done
     SSHD_PID=$(cat "$d/sshd.pid" 2>/dev/null)
     [ -n "$SSHD_PID" ] || skip "sshd wrote no pid file: $(tail -n 3 "$d/sshd.log")"
+    # Killed past ctest's timeout, the test runs no trap: this guard stops
+    # the sshd once the test's shell is gone.
+    ( trap '' TERM; while kill -0 $$ 2>/dev/null; do sleep 2; done
+      kill "$SSHD_PID" 2>/dev/null ) > /dev/null 2>&1 < /dev/null &
     export RCUPROF_HOSTS=$TMP/hosts.json
     export RCUPROF_SSH_OPTS="-F $d/ssh_config"
     export RCUPROF_CACHE=$TMP/cache

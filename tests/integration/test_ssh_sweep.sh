@@ -61,7 +61,7 @@ EOF
 sweep_pid=$!
 for i in $(seq 300); do
     [ "$(grep -c . "$TMP/cut/results.jsonl" 2>/dev/null || echo 0)" -ge 2 ] \
-        && pgrep -f "$REMOTE/packs/.*/driver" > /dev/null && break
+        && pgrep -f "^$REMOTE/packs/" > /dev/null && break
     sleep 0.2
 done
 kill -KILL $(ssh_sessions) 2>/dev/null
