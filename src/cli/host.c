@@ -3,16 +3,15 @@
  * the ssh executor.
  *
  * A measurement on a host is one remote driver process, started by a small
- * POSIX sh wrapper (RUN_SH) that
+ * POSIX sh runner (RUNNER_SH, one per executor, fed a line per measurement)
+ * that
  *   - runs the driver under coreutils' timeout, which leads its own process
  *     group and kills the whole group when the run is over time;
- *   - watches the channel's stdin: rcuprof never writes to it, so EOF
- *     means the connection is gone, and the driver's group is killed then
- *     (timeout itself when it has no group yet: the connection may drop
- *     while the login shell still starts), so no orphan keeps loading the
- *     box after a dropped connection;
- *   - stays the parent of the driver, so a driver killed by a signal is an
- *     exit status 128+N and never ssh's own 255: 255 is always the
+ *   - watches the channel's stdin while the driver runs: rcuprof sends
+ *     nothing then, so EOF means the connection is gone, and the driver's
+ *     group is killed (no orphan keeps loading the box);
+ *   - answers with the driver's exit code (128+N for a signal) in a header
+ *     before its stdout and stderr, so a broken stream is always the
  *     transport (RCUPROF_EXEC_LOST), never the driver.
  * Drivers travel as packs (pack.h): the driver with its loader and
  * libraries, so the host needs none of the build's packages; a pack is
@@ -435,6 +434,10 @@ struct ssh_host {
     json_t *record;
     struct prepared *prep;
     size_t nprep;
+    pid_t runner_pid;           /* the runner's ssh (0: none) */
+    int runner_in, runner_out;
+    char *rbuf;                 /* what the runner sent, not yet taken */
+    size_t rlen, rcap;
     char **opts;                /* $RCUPROF_SSH_OPTS words */
     char *opts_text;
     size_t nopts;
@@ -613,12 +616,19 @@ static json_t *probe_record(const struct ssh_host *h, const char *out,
     return rec;
 }
 
+static void runner_stop(struct ssh_host *h, int hard);
+static int runner_start(struct ssh_host *h);
+static int runner_fill(struct ssh_host *h, size_t want, double deadline);
+static char *runner_take(struct ssh_host *h, size_t n);
+
 static void ssh_close(struct rcuprof_executor *x)
 {
     struct ssh_host *h = x->priv;
 
     if (h == NULL)
         return;
+    runner_stop(h, 0);
+    free(h->rbuf);
     if (h->master) {
         const char *extra[] = { "-O", "exit", NULL };
         char *av[64];
@@ -634,6 +644,8 @@ static void ssh_close(struct rcuprof_executor *x)
         snprintf(p, sizeof(p), "%s/c", h->ctl_dir);
         unlink(p);
         snprintf(p, sizeof(p), "%s/master.err", h->ctl_dir);
+        unlink(p);
+        snprintf(p, sizeof(p), "%s/runner.err", h->ctl_dir);
         unlink(p);
         rmdir(h->ctl_dir);
     }
@@ -800,28 +812,259 @@ static int ssh_prepare(struct rcuprof_executor *x, const char *variant,
         snprintf(err, errlen, "variant %s: %s", variant, perr);
         return -1;
     }
+    /* The runner now, so its login shell starts before the first
+     * measurement rather than inside it. */
+    if (h->runner_pid <= 0 && runner_start(h) != 0) {
+        snprintf(err, errlen, "host %s: cannot start ssh", h->x.name);
+        return -1;
+    }
     return 0;
 }
 
 /*
- * One measurement: $1 the timeout in seconds (0: none), $2 the pack, the
- * driver's argv after them.  Exit: the driver's code, 128+N for signal N,
- * 124 (137 after the grace) past the timeout, 200 when the pack is gone
- * (deleted since prepare: copied again, and the run made once more).
+ * The runner: one long-lived sh on the host per executor, so a measurement
+ * costs a line each way instead of a new channel and a login shell (the
+ * user's rc files run once, not per measurement).  $1 the remote dir.  It
+ * reads one line per measurement on stdin, sh words: the timeout in
+ * seconds (0: none), the pack, the driver's argv.  It answers
+ * "@rcuprof-run RC OUTBYTES ERRBYTES" and then the driver's stdout and
+ * stderr.  RC: the driver's code, 128+N for signal N, 124 (137 after the
+ * grace) past the timeout, 200 when the pack is gone (deleted since
+ * prepare: copied again, and the run made once more).  While the driver
+ * runs nothing is sent to it, so EOF on stdin then means the connection is
+ * gone: the driver's group is killed (timeout itself when it has no group
+ * yet).
  */
 #define RUN_PACK_GONE 200
-static const char RUN_SH[] =
-    "t=$1; c=$2; shift 2\n"
-    "[ -f \"$c/MANIFEST\" ] && [ -x \"$c/driver\" ] || exit 200\n"
+static const char RUNNER_SH[] =
+    "d=$1; o=\"$d/.run.$$.out\"; e=\"$d/.run.$$.err\"\n"
+    "mkdir -p \"$d\" || exit 1\n"
     "exec 3<&0\n"
-    "timeout -k 5 \"$t\" \"$@\" &\n"
-    "p=$!\n"
-    "( while read -r _ <&3; do :; done\n"
-    "  kill -KILL -\"$p\" || kill -KILL \"$p\" ) >/dev/null 2>&1 &\n"
-    "w=$!\n"
-    "wait \"$p\"; c=$?\n"
-    "kill \"$w\" 2>/dev/null\n"
-    "exit \"$c\"\n";
+    "echo @rcuprof-ready\n"
+    "while IFS= read -r line <&3; do\n"
+    "  eval \"set -- $line\"\n"
+    "  t=$1; c=$2; shift 2\n"
+    "  if [ -f \"$c/MANIFEST\" ] && [ -x \"$c/driver\" ]; then\n"
+    "    timeout -k 5 \"$t\" \"$@\" >\"$o\" 2>\"$e\" </dev/null &\n"
+    "    p=$!\n"
+    "    ( while read -r _ <&3; do :; done\n"
+    "      kill -KILL -\"$p\" || kill -KILL \"$p\" ) >/dev/null 2>&1 &\n"
+    "    w=$!\n"
+    "    wait \"$p\"; rc=$?\n"
+    "    kill \"$w\" 2>/dev/null; wait \"$w\" 2>/dev/null\n"
+    "  else\n"
+    "    : >\"$o\"; : >\"$e\"; rc=200\n"
+    "  fi\n"
+    "  printf '@rcuprof-run %s %s %s\\n' \"$rc\" $(wc -c <\"$o\") $(wc -c <\"$e\")\n"
+    "  cat \"$o\" \"$e\"\n"
+    "  rm -f \"$o\" \"$e\"\n"
+    "done\n"
+    "rm -f \"$o\" \"$e\"\n";
+
+static void runner_stop(struct ssh_host *h, int hard)
+{
+    int st, i;
+
+    if (h->runner_pid <= 0)
+        return;
+    close(h->runner_in);
+    close(h->runner_out);
+    h->runner_in = h->runner_out = -1;
+    for (i = 0; !hard && i < 50; i++) {
+        if (waitpid(h->runner_pid, &st, WNOHANG) == h->runner_pid) {
+            h->runner_pid = 0;
+            return;
+        }
+        usleep(100000);
+    }
+    kill(-h->runner_pid, SIGKILL);
+    while (waitpid(h->runner_pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    h->runner_pid = 0;
+}
+
+static int runner_start(struct ssh_host *h)
+{
+    struct rcuprof_sb b = { 0 };
+    int in[2], out[2], efd;
+    char *cmd, *av[64], path[PATH_MAX];
+
+    rcuprof_sb_printf(&b, "exec sh -c");
+    sh_quote(&b, RUNNER_SH);
+    rcuprof_sb_printf(&b, " rcuprof");
+    sh_quote(&b, h->remote_dir);
+    cmd = rcuprof_sb_done(&b);
+    snprintf(path, sizeof(path), "%.4000s/runner.err", h->ctl_dir);
+    efd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (cmd == NULL || efd < 0 || ssh_argv(h, av, 64, NULL, cmd) < 0
+        || pipe2(in, O_CLOEXEC) != 0) {
+        free(cmd);
+        if (efd >= 0)
+            close(efd);
+        return -1;
+    }
+    if (pipe2(out, O_CLOEXEC) != 0) {
+        close(in[0]);
+        close(in[1]);
+        close(efd);
+        free(cmd);
+        return -1;
+    }
+    h->runner_pid = fork();
+    if (h->runner_pid == 0) {
+        setpgid(0, 0);
+        signal(SIGPIPE, SIG_DFL);
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        dup2(efd, 2);
+        execvp(av[0], av);
+        _exit(127);
+    }
+    free(cmd);
+    close(in[0]);
+    close(out[1]);
+    close(efd);
+    if (h->runner_pid < 0) {
+        close(in[1]);
+        close(out[0]);
+        h->runner_pid = 0;
+        return -1;
+    }
+    setpgid(h->runner_pid, h->runner_pid);
+    h->runner_in = in[1];
+    h->runner_out = out[0];
+    h->rlen = 0;
+    /* Ready once the host's login shell has started it. */
+    if (runner_fill(h, 0, rcuprof_time_mono_s() + 120) != 0
+        || strncmp(h->rbuf, "@rcuprof-ready\n", 15) != 0) {
+        runner_stop(h, 1);
+        return -1;
+    }
+    free(runner_take(h, 15));
+    return 0;
+}
+
+/* Read from the runner until want bytes are buffered (or a whole line,
+ * want 0) or the deadline: 0, or -1 (EOF, error, past the deadline). */
+static int runner_fill(struct ssh_host *h, size_t want, double deadline)
+{
+    for (;;) {
+        struct pollfd pf = { .fd = h->runner_out, .events = POLLIN };
+        double left = deadline - rcuprof_time_mono_s();
+        ssize_t n;
+        int rc;
+
+        if (want > 0 ? h->rlen >= want
+                     : memchr(h->rbuf, '\n', h->rlen) != NULL)
+            return 0;
+        if (h->rlen + 65536 > h->rcap) {
+            size_t cap = h->rcap ? h->rcap * 2 : 262144;
+            char *p;
+
+            while (cap < h->rlen + 65536 || cap < want + 1)
+                cap *= 2;
+            if ((p = realloc(h->rbuf, cap)) == NULL)
+                return -1;
+            h->rbuf = p;
+            h->rcap = cap;
+        }
+        if (deadline > 0 && left <= 0)
+            return -1;
+        rc = poll(&pf, 1, deadline > 0 ? (int)(left * 1000) + 1 : -1);
+        if (rc < 0 && errno == EINTR)
+            continue;
+        if (rc <= 0)
+            return -1;
+        n = read(h->runner_out, h->rbuf + h->rlen, h->rcap - h->rlen);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        h->rlen += (size_t)n;
+    }
+}
+
+/* The first n buffered bytes as a new string; the rest kept. */
+static char *runner_take(struct ssh_host *h, size_t n)
+{
+    char *s = malloc(n + 1);
+
+    if (s == NULL)
+        return NULL;
+    memcpy(s, h->rbuf, n);
+    s[n] = '\0';
+    memmove(h->rbuf, h->rbuf + n, h->rlen - n);
+    h->rlen -= n;
+    return s;
+}
+
+/* One measurement through the runner: 0 (r filled, r->status the runner's
+ * RC), 1 (lost: r->err says so), -1 (could not start ssh). */
+static int runner_exchange(struct ssh_host *h, const char *const *args,
+                           double timeout_s, struct rcuprof_driver_result *r)
+{
+    struct rcuprof_sb b = { 0 };
+    double t0 = rcuprof_time_mono_s(), deadline;
+    struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+    unsigned long rc, no, ne;
+    char *line, *nl, path[PATH_MAX], text[2048], msg[600];
+    size_t len, off = 0;
+    ssize_t w = 0;
+    int fd;
+
+    memset(r, 0, sizeof(*r));
+    for (len = 0; args[len] != NULL; len++)
+        if (strchr(args[len], '\n') != NULL)
+            return -1;          /* the runner reads a line per run */
+    if (h->runner_pid <= 0 && runner_start(h) != 0)
+        return -1;
+    for (; *args != NULL; args++)
+        sh_quote(&b, *args);
+    rcuprof_sb_printf(&b, "\n");
+    line = rcuprof_sb_done(&b);
+    if (line == NULL)
+        return -1;
+    len = strlen(line);
+    sigaction(SIGPIPE, &ign, &old);
+    while (off < len && ((w = write(h->runner_in, line + off, len - off)) > 0
+                         || (w < 0 && errno == EINTR)))
+        off += w > 0 ? (size_t)w : 0;
+    sigaction(SIGPIPE, &old, NULL);
+    free(line);
+    deadline = timeout_s > 0 ? t0 + timeout_s + 5 + TRANSPORT_SLACK_S : 0;
+    if (off < len || runner_fill(h, 0, deadline) != 0)
+        goto lost;
+    nl = memchr(h->rbuf, '\n', h->rlen);
+    if (sscanf(h->rbuf, "@rcuprof-run %lu %lu %lu", &rc, &no, &ne) != 3)
+        goto lost;
+    free(runner_take(h, (size_t)(nl - h->rbuf) + 1));
+    if (no + ne > 0 && runner_fill(h, no + ne, deadline) != 0)
+        goto lost;
+    r->out = runner_take(h, no);
+    r->err = runner_take(h, ne);
+    r->exited = 1;
+    r->status = (int)rc;
+    r->seconds = rcuprof_time_mono_s() - t0;
+    return 0;
+ lost:
+    runner_stop(h, 1);
+    snprintf(path, sizeof(path), "%.4000s/runner.err", h->ctl_dir);
+    text[0] = '\0';
+    if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+        ssize_t n = read(fd, text, sizeof(text) - 1);
+
+        text[n > 0 ? n : 0] = '\0';
+        close(fd);
+    }
+    last_line(text, msg, sizeof(msg));
+    r->seconds = rcuprof_time_mono_s() - t0;
+    r->out = strdup("");
+    if (asprintf(&r->err, "the connection to host %s was lost during the measurement%s%s",
+                 h->x.name, msg[0] ? ": " : "", msg) < 0)
+        r->err = NULL;
+    r->status = 255;
+    return 1;
+}
 
 static enum rcuprof_exec_rc ssh_run(struct rcuprof_executor *x,
                                     char *const argv[], double timeout_s,
@@ -866,8 +1109,7 @@ static enum rcuprof_exec_rc ssh_run(struct rcuprof_executor *x,
         args[k++] = argv[i];
     args[k] = NULL;
     for (;;) {
-        rc = ssh_sh(h, RUN_SH, args, -2,
-                    timeout_s > 0 ? timeout_s + 5 + TRANSPORT_SLACK_S : 0, r);
+        rc = runner_exchange(h, args, timeout_s, r);
         if (rc != 0 || r->status != RUN_PACK_GONE || again++)
             break;
         rcuprof_driver_result_free(r);
@@ -880,23 +1122,15 @@ static enum rcuprof_exec_rc ssh_run(struct rcuprof_executor *x,
         }
     }
     free(args);
-    if (rc != 0)
+    if (rc < 0)
         return RCUPROF_EXEC_ERROR;
-    code = r->status;
-    if (r->timed_out || code == 255) {
+    if (rc > 0) {
         /* ssh's own failure (or a transport stuck past every deadline):
-         * no result; r->err holds what ssh said. */
-        if (r->err == NULL || r->err[0] == '\0') {
-            free(r->err);
-            if (asprintf(&r->err, "ssh to host %s ended with exit 255: the connection was lost",
-                         h->x.name) < 0)
-                r->err = NULL;
-        }
-        r->timed_out = 0;
+         * no result; r->err says so. */
         r->exited = 0;
-        r->status = 255;
         return RCUPROF_EXEC_LOST;
     }
+    code = r->status;
     if (code == 124 || (code == 128 + SIGKILL && timeout_s > 0
                         && r->seconds >= timeout_s)) {
         r->timed_out = 1;

@@ -21,8 +21,22 @@ ssh_start
 SW=(sweep --variants "$V" --threads 1,2 --reps 1 --seed 7 --duration-ms 1000 --warmup-ms 100)
 
 # --- refused before anything runs ---------------------------------------
-expect_error 3 "unreachable" "$RCUPROF" "${SW[@]}" --out "$TMP/dead" --host dead
-expect_error 1 "aarch64" "$RCUPROF" "${SW[@]}" --out "$TMP/arm" --host arm
+# refused WANT CMD...: a non-zero exit (the engine picks it), one line on
+# stderr naming WANT, nothing on stdout
+refused() {
+    local want=$1 rc
+    shift
+    "$@" > "$TMP/out" 2> "$TMP/err"
+    rc=$?
+    if [ "$rc" -ne 0 ] && [ "$(grep -c . "$TMP/err")" -eq 1 ] && grep -q -- "$want" "$TMP/err" \
+        && [ ! -s "$TMP/out" ]; then
+        pass "refused in one line, exit $rc: $(cat "$TMP/err")"
+    else
+        fail "$*: exit $rc, stdout $(head -c 200 "$TMP/out"), stderr $(cat "$TMP/err")"
+    fi
+}
+refused "unreachable" "$RCUPROF" "${SW[@]}" --out "$TMP/dead" --host dead
+refused "aarch64" "$RCUPROF" "${SW[@]}" --out "$TMP/arm" --host arm
 [ ! -e "$TMP/dead/results.jsonl" ] && [ ! -e "$TMP/arm/results.jsonl" ] \
     && pass "no results file for a refused host" || fail "a refused host left a results file"
 
