@@ -82,8 +82,9 @@ kill -KILL $(ssh_sessions) 2>/dev/null
 wait "$sweep_pid"
 rc=$?
 n=$(grep -c . "$TMP/cut/results.jsonl")
-[ "$rc" -ne 0 ] && [ "$n" -ge 2 ] && [ "$n" -lt 5 ] && [ "$(grep -c . "$TMP/cut.err")" -eq 1 ] \
-    && pass "connection killed mid-sweep: exit $rc, $((n - 1)) points kept, one line: $(cat "$TMP/cut.err")" \
+[ "$rc" -ne 0 ] && [ "$n" -ge 2 ] && [ "$n" -lt 5 ] && [ "$(grep -c '^rcuprof:' "$TMP/cut.err")" -eq 1 ] \
+    && grep -q '^rcuprof: .*lost.*--resume' "$TMP/cut.err" \
+    && pass "connection killed mid-sweep: exit $rc, $((n - 1)) points kept, one error line: $(grep '^rcuprof:' "$TMP/cut.err")" \
     || fail "connection killed mid-sweep: exit $rc, $n lines, stderr: $(cat "$TMP/cut.err")"
 python3 -c "
 import json
