@@ -13,6 +13,7 @@ packages=(
     valgrind linux-perf util-linux
     openssl
     busybox-static
+    openssh-client openssh-server
 )
 
 missing=()

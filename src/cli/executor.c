@@ -1,5 +1,6 @@
 /* The local executor, and picking one by host name (executor.h). */
 #include "executor.h"
+#include "host.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -56,10 +57,8 @@ struct rcuprof_executor *rcuprof_executor_open(const char *host, char *err,
 {
     if (host == NULL || strcmp(host, "local") == 0)
         return &local_executor;
-    /* Remote hosts come with the host registry (host.c). */
-    snprintf(err, errlen, "--host %s: unknown host (rcuprof host list)",
-             host);
-    return NULL;
+    /* A host of the registry (host.c): connected, probed, checked. */
+    return rcuprof_executor_ssh(host, err, errlen);
 }
 
 void rcuprof_executor_close(struct rcuprof_executor *x)

@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "pack.h"
 #include "bundle.h"
+#include "host.h"
 
 #include <string.h>
 
@@ -48,6 +49,9 @@ static const struct cmd cmds[] = {
       "                                         a sweep to carry to a machine nothing can reach (sh run.sh there)" },
     { "import", rcuprof_cmd_import,
       "import DIR | FILE.tar.gz --out DIR  what a bundle's run.sh wrote, as a results file" },
+    { "host", rcuprof_cmd_host,
+      "host add NAME ssh://[user@]host[:port] | list | check NAME | remove NAME\n"
+      "                                         machines to run on with --host NAME, over your own ssh" },
 };
 
 static void usage(FILE *f)

@@ -18,6 +18,7 @@ table=$(sed -n '/^## 1. CLI/,/^## 2/p' "$DOC")
     "$RCUPROF" pack --help
     "$RCUPROF" bundle --help
     "$RCUPROF" import --help
+    "$RCUPROF" host --help
 } > "$TMP/help"
 opts=$(grep -oE -- '--[a-z][a-z0-9-]*' "$TMP/help" | sort -u)
 [ -n "$opts" ] || fail "no options found in --help"

@@ -35,6 +35,7 @@ COMMANDS = [
     ("pack", r"^rcuprof pack( |$)"),
     ("bundle", r"^rcuprof bundle( |$)"),
     ("import", r"^rcuprof import( |$)"),
+    ("host", r"^rcuprof host( |$)"),
 ]
 DRIVER = r"^Driver options"
 GLOBAL = r"^GLOBAL OPTIONS"
