@@ -52,9 +52,10 @@ int rcuprof_exp_protocol_check(const json_t *res, char *why, size_t n)
 void rcuprof_exp_outcome_free(struct rcuprof_exp_outcome *o)
 {
     json_decref(o->result);
+    free(o->out);
     free(o->err);
     o->result = NULL;
-    o->err = NULL;
+    o->out = o->err = NULL;
 }
 
 int rcuprof_exp_measure(struct rcuprof_executor *x, char *const argv[],
@@ -115,7 +116,8 @@ int rcuprof_exp_measure(struct rcuprof_executor *x, char *const argv[],
         } else if (rcuprof_exp_protocol_check(o->result, o->message,
                                               sizeof(o->message)) != 0) {
             o->err = r.err;
-            r.err = NULL;
+            o->out = r.out;
+            r.err = r.out = NULL;
             rcuprof_driver_result_free(&r);
             return RCUPROF_EXP_FOREIGN;
         } else {
@@ -133,7 +135,8 @@ int rcuprof_exp_measure(struct rcuprof_executor *x, char *const argv[],
         }
     }
     o->err = r.err != NULL ? r.err : strdup("");
-    r.err = NULL;
+    o->out = r.out != NULL ? r.out : strdup("");
+    r.err = r.out = NULL;
     rcuprof_driver_result_free(&r);
     return RCUPROF_EXEC_RAN;
 }

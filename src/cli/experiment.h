@@ -50,6 +50,7 @@ struct rcuprof_exp_outcome {
     int exited, code, timed_out; /* code: exit code or signal */
     double seconds;
     char message[1024];         /* why it failed; "" when ok */
+    char *out;                  /* the driver's stdout as printed (owned) */
     char *err;                  /* the driver's stderr (owned) */
     json_t *result;             /* its JSON object (owned) or NULL */
     rcuprof_record rec;         /* result decoded (rec.ok: a measurement) */
