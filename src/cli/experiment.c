@@ -482,9 +482,9 @@ static int exp_lost(struct rcuprof_experiment *e, const char *msg)
 {
     clear_line(e);
     if (e->path != NULL)
-        rcuprof_err("%s: %s %s: the connection was lost%s%s: stopped with %zu point(s) in %s; '--resume' finishes it",
+        rcuprof_err("%s: %s %s: the connection was lost%s%s%s: stopped with %zu point(s) in %s; '--resume' finishes it",
                     e->cmd, e->exec->kind, e->exec->name, msg[0] ? " (" : "",
-                    msg[0] ? msg : "", e->already + e->ran, e->path);
+                    msg, msg[0] ? ")" : "", e->already + e->ran, e->path);
     else
         rcuprof_err("%s: %s %s: the connection was lost%s%s%s: nothing of this run is kept; run it again",
                     e->cmd, e->exec->kind, e->exec->name, msg[0] ? " (" : "",

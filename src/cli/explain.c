@@ -1019,7 +1019,11 @@ static int explain_pick_cases(struct explain *x)
                         x->variant);
             return RCUPROF_ERR_USAGE;
         }
-        x->variant = x->rs.variants[pick];
+        /* "VARIANT [HOST]" (results.c): the variant runs here. */
+        snprintf(x->vname, sizeof(x->vname), "%.*s",
+                 (int)strcspn(x->rs.variants[pick], " "),
+                 x->rs.variants[pick]);
+        x->variant = x->vname;
         x->have_det = 1;
         x->spec_opts = json_object_get(json_object_get(x->rs.files[0].header,
                                                        "spec"), "options");

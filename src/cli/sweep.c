@@ -556,14 +556,19 @@ static int cb_cell_of(void *ctx, const rcuprof_results *rs,
                       const rcuprof_point *p, size_t *cell)
 {
     const struct sweep *sw = ctx;
-    size_t ti, v;
+    const char *name;
+    size_t ti, v, len;
 
     if (sw->ndelays > 0)
         return -1;
     for (ti = 0; ti < sw->nthreads && sw->threads[ti] != p->threads; ti++)
         ;
+    /* "VARIANT [HOST]" (results.c) is VARIANT run on a named host. */
+    name = rs->variants[p->variant];
+    len = strcspn(name, " ");
     for (v = 0; v < sw->nvariants
-         && strcmp(sw->variants[v], rs->variants[p->variant]) != 0; v++)
+         && (strlen(sw->variants[v]) != len
+             || strncmp(sw->variants[v], name, len) != 0); v++)
         ;
     if (ti == sw->nthreads || v == sw->nvariants)
         return -1;
