@@ -707,6 +707,20 @@ static void stop_note(const struct sweep *sw, char *stop, size_t n)
     }
 }
 
+/* The executor of --host (local without), before anything runs or is
+ * written: 0, or -1 after its one line. */
+static int sweep_open_host(struct sweep *sw)
+{
+    char err[512] = "";
+
+    sw->e.exec = rcuprof_executor_open(sw->host, err, sizeof(err));
+    if (sw->e.exec == NULL) {
+        rcuprof_err("%s: %s", sw->cmd, err);
+        return -1;
+    }
+    return 0;
+}
+
 /*
  * Run the plan on the engine, then (adaptive) add blocks.  0 (every point
  * ran ok), RCUPROF_ERR_RUN (some failed) or an exit code.
@@ -715,15 +729,12 @@ static int sweep_run(struct sweep *sw)
 {
     struct rcuprof_experiment *e = &sw->e;
     FILE *out = sw->ndelays > 0 ? stderr : stdout;
-    char stop[512], err[512] = "";
+    char stop[512];
     json_t *h = NULL;
     int rc;
 
-    e->exec = rcuprof_executor_open(sw->host, err, sizeof(err));
-    if (e->exec == NULL) {
-        rcuprof_err("%s: %s", sw->cmd, err);
+    if (e->exec == NULL && sweep_open_host(sw) != 0)
         return RCUPROF_ERR_USAGE;
-    }
     e->cmd = sw->cmd;
     e->dir = sw->dir;
     e->path = sw->path;
@@ -813,6 +824,8 @@ int rcuprof_cmd_sweep(int argc, char **argv)
         rc = sweep_check_variants(&sw);
     if (rc == 0)
         rc = sweep_make_plan(&sw, &args, seen, options);
+    if (rc == 0 && sweep_open_host(&sw) != 0)
+        rc = RCUPROF_ERR_USAGE;
     if (rc == 0 && args.resume)
         rc = sweep_resume(&sw);
     if (rc == 0)

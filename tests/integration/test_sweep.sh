@@ -148,6 +148,9 @@ assert st['$A']['status'] == 'ok'
 printf '#!/bin/sh\necho "{\\"schema\\":\\"rcuprof-run/1\\",\\"build\\":{\\"driver_protocol\\":99},\\"run\\":{\\"threads\\":1}}"\n' > "$fake/rcuprof-stress-$B"
 RCUPROF_BINDIR=$fake expect_error 2 "$B: the driver speaks protocol 99" "$fake/rcuprof" sweep --variants "$B" --threads 1 --reps 1 "${RUN[@]}" --out "$TMP/s7"
 [ ! -e "$TMP/s7/results.jsonl" ] && pass "a refused protocol writes no results file" || fail "s7 written"
+# --host NAME (issue 27): an unknown host is one line before anything runs.
+expect_error 2 "--host nosuch: unknown host" "$RCUPROF" sweep --variants "$A" --threads 1 --reps 1 "${RUN[@]}" --host nosuch --out "$TMP/h1"
+[ ! -e "$TMP/h1" ] && pass "an unknown host creates nothing" || fail "h1 created"
 # A failing fetch in the real driver (exit 4): failed, with the driver's message.
 RCUPROF_INJECT_FETCH_FAILURE=1 "$RCUPROF" sweep --variants "$A" --threads 1 --reps 1 "${RUN[@]}" --out "$TMP/s5" >/dev/null 2>&1
 "$PY" -c "
