@@ -16,6 +16,17 @@
 
 #define EXP_ARGV_CAP 72
 
+/* The experiment and point line in flight (rcuprof_exp_current). */
+static const struct rcuprof_experiment *cur_exp;
+static json_t *cur_line;
+
+const struct rcuprof_experiment *rcuprof_exp_current(const json_t **line)
+{
+    if (line != NULL)
+        *line = cur_line;
+    return cur_exp;
+}
+
 void rcuprof_exp_fmt_dur(double s, char *buf, size_t n)
 {
     long t = (long)(s + 0.5);
@@ -509,7 +520,12 @@ static int exp_point(struct rcuprof_experiment *e, size_t k, char *what,
         rcuprof_err("%s: out of memory", e->cmd);
         return RCUPROF_ERR_SYSTEM;
     }
+    cur_exp = e;
+    cur_line = e->path != NULL ? e->line(e->ctx, p) : NULL;
     mr = rcuprof_exp_measure(e->exec, av, e->timeout_s, &o);
+    json_decref(cur_line);
+    cur_line = NULL;
+    cur_exp = NULL;
     rcuprof_driver_argv_free(av);
     if (mr == RCUPROF_EXEC_LOST) {
         rc = exp_lost(e, o.message);

@@ -175,6 +175,15 @@ int rcuprof_exp_measure(struct rcuprof_executor *x, char *const argv[],
 void rcuprof_exp_outcome_free(struct rcuprof_exp_outcome *o);
 /* The protocol of a result: 0 when it is ours, else -1 with why. */
 int rcuprof_exp_protocol_check(const json_t *res, char *why, size_t n);
+/*
+ * For an executor, inside its run(): the experiment running (NULL when
+ * the call is not the engine's) and, in file mode, the point line of the
+ * measurement in flight (*line: type, block, threads, variant, order,
+ * seq, and whatif's delay_ns; NULL without a results file).  A deferring
+ * executor (bundle) records these with the argv, and e->header for the
+ * file its import writes.  Borrowed, valid during run() only.
+ */
+const struct rcuprof_experiment *rcuprof_exp_current(const json_t **line);
 /* Seconds as 45s, 3m05s, 1h02m ("?" when not known). */
 void rcuprof_exp_fmt_dur(double s, char *buf, size_t n);
 

@@ -28,7 +28,7 @@ struct fake {
     struct rcuprof_executor x;
     enum fake_mode mode;
     int lost_at;                /* call number (from 1) that is LOST; 0 */
-    int calls, prepared;
+    int calls, prepared, bad_current;
     size_t cells[256];          /* the cell of each call, in order */
 };
 
@@ -60,8 +60,18 @@ static enum rcuprof_exec_rc fake_run(struct rcuprof_executor *x,
         r->err = strdup("{\"error\":\"system\",\"message\":\"connection reset\"}");
         return RCUPROF_EXEC_LOST;
     }
-    if (f->mode == FAKE_DEFER)
+    if (f->mode == FAKE_DEFER) {
+        /* What a bundle records: the point line in flight. */
+        const json_t *line = NULL;
+        const struct rcuprof_experiment *e = rcuprof_exp_current(&line);
+
+        if (e == NULL || line == NULL
+            || json_integer_value(json_object_get(line, "seq"))
+               != f->calls - 1
+            || e->header == NULL)
+            f->bad_current++;
         return RCUPROF_EXEC_DEFERRED;
+    }
     r->exited = 1;
     if (f->mode == FAKE_FOREIGN) {
         r->status = RCUPROF_EXIT_OK;
@@ -337,6 +347,8 @@ static void test_deferred_fixed_blocks(void **state)
     assert_int_equal(e.nblocks, 3);
     assert_int_equal(e.ndeferred, 18);
     assert_int_equal(f.calls, 18);
+    assert_int_equal(f.bad_current, 0);
+    assert_null(rcuprof_exp_current(NULL));
     assert_int_equal(access(path, F_OK), -1);
     rcuprof_exp_free(&e);
 
