@@ -200,7 +200,8 @@ static int parse_point(rcuprof_results *rs, json_t *j, size_t file,
 {
     static const char *const uints[] = { "block", "threads", "order", "seq" };
     unsigned *dst[4];
-    const char *variant, *msg;
+    const char *variant, *msg, *hname;
+    char key[256];
     long vi;
     size_t k;
 
@@ -256,6 +257,19 @@ static int parse_point(rcuprof_results *rs, json_t *j, size_t file,
     if (msg != NULL && (p->message = strdup(msg)) == NULL) {
         snprintf(why, whylen, "out of memory");
         return -1;
+    }
+    /* A point run on a named host (its `host` member, issue 27) is a cell
+     * of its own: "VARIANT [HOST]", so compare keeps hosts apart. */
+    hname = json_string_value(json_object_get(json_object_get(j, "host"),
+                                              "name"));
+    if (hname != NULL && hname[0] != '\0') {
+        if (snprintf(key, sizeof(key), "%s [%s]", variant, hname)
+            >= (int)sizeof(key)) {
+            free(p->message);
+            snprintf(why, whylen, "variant and host name are too long");
+            return -1;
+        }
+        variant = key;
     }
     vi = rcuprof_results_variant(rs, variant, 1);
     if (vi < 0) {

@@ -158,6 +158,7 @@ struct rcuprof_whatif_plan {
     uint64_t seed, timeout;
     double target_mde, max_time;
     json_t *options;            /* the driver options (name -> value) */
+    const char *host;           /* --host NAME (executor.h); NULL: local */
 };
 int rcuprof_sweep_whatif(const struct rcuprof_whatif_plan *p);
 /* whatif.c */

@@ -10,7 +10,8 @@
  * round trip between the CPUs used (pingpong, per pair); and classifies
  * each step by the rules of explain_rules.c.  Output: an evidence table in
  * markdown and JSON (docs/explain.md), written atomically to --out DIR.
- * One driver process per measurement, as sweep does.
+ * One driver process per measurement, run by the experiment engine
+ * (experiment.h) as sweep's are: explain only builds the plan.
  */
 #define _GNU_SOURCE
 #include "cli.h"
@@ -21,6 +22,7 @@
 #include "rcuprof_counters.h"
 #include "rcuprof_placement.h"
 #include "whatif.h"
+#include "experiment.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -116,6 +118,8 @@ struct explain {
     unsigned list[RCUPROF_THREADS_MAX];
     size_t nlist;
     const char *out;
+    const char *host_name;      /* --host NAME, NULL: local */
+    struct rcuprof_experiment e;
     int have_seed, have_variant;
     json_t *cli_opts;           /* driver options given */
     /* The sweep's: its results, every variant's detection (detj) and the
@@ -132,7 +136,7 @@ struct explain {
 
 /* explain's own options; the driver's follow them (but --pin). */
 struct explain_args {
-    const char *threads, *variant, *out, *whatif_site, *whatif_delays;
+    const char *threads, *variant, *out, *whatif_site, *whatif_delays, *host;
     unsigned reps;
     uint64_t seed, max_pairs, timeout;
     double target_mde, max_time;
@@ -140,7 +144,7 @@ struct explain_args {
 
 enum { ARG_THREADS, ARG_VARIANT, ARG_REPS, ARG_OUT, ARG_SEED, ARG_MAX_PAIRS,
        ARG_TIMEOUT, ARG_TARGET_MDE, ARG_MAX_TIME, ARG_WHATIF_SITE,
-       ARG_WHATIF_DELAYS, ARG_PIN, ARG_HELP, ARG_N };
+       ARG_WHATIF_DELAYS, ARG_PIN, ARG_HOST, ARG_HELP, ARG_N };
 
 /* --pin: explain chooses the placements. */
 static int opt_pin(void *target, const struct rcuprof_opt *row,
@@ -186,6 +190,9 @@ static const struct rcuprof_opt explain_rows[ARG_N] = {
                    "with --whatif-site: the delays in ns, as whatif's (0 to 100000, 2 to 16 distinct)"),
     RCUPROF_OPTION(RCUPROF_OPT_CALLBACK, "pin", 0, "POLICY", "", 0, 0,
                    struct explain_args, threads, opt_pin, NULL),
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "host", 0, "NAME", "local", 0, 0,
+                   struct explain_args, host, NULL,
+                   "run every measurement on host NAME (rcuprof host list)"),
     RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 0, "", "", 0, 0, NULL),
 };
 
@@ -509,64 +516,65 @@ static int build_argv(struct explain *x, const struct cell *cl, char **av,
     return n;
 }
 
-/* One run.  -2: the driver refused the options (exit 2/3 on the first
- * run: bad input); -1: out of memory; 0 otherwise (failures recorded). */
-static int run_one(struct explain *x, struct cell *cl, int first,
-                   char *msg, size_t msglen)
+/*
+ * The engine's callbacks.  take: one measurement's outcome (classified and
+ * decoded once by the engine) into its cell: failures noted, the run kept
+ * (failed ones too: run i of a cell is block i's).  0, -1 out of memory,
+ * or an exit code after its line.
+ */
+static void cb_driver(void *ctx, size_t cell, const char **variant,
+                      const char **drv)
 {
-    char *av[72];
-    struct rcuprof_driver_result r;
+    struct explain *x = ctx;
+
+    (void)cell;
+    *variant = x->variant;
+    *drv = x->drv;
+}
+
+static int cb_argv(void *ctx, const struct rcuprof_exp_point *p, char **av,
+                   size_t cap)
+{
+    struct explain *x = ctx;
+
+    return build_argv(x, &x->cells[p->cell], av, cap);
+}
+
+static int cb_take(void *ctx, const struct rcuprof_exp_point *pt,
+                   const struct rcuprof_exp_outcome *o)
+{
+    struct explain *x = ctx;
+    struct cell *cl = &x->cells[pt->cell];
     rcuprof_explain_run run;
-    int ac = build_argv(x, cl, av, 64), failed = 0;
-    json_t *res = NULL;
+    const json_t *res = o->result;
+    int failed = 0;
+    char wtxt[96] = "";
 
-    if (ac < 0)
-        return -1;
-    memset(&run, 0, sizeof(run));
-    if (rcuprof_driver_spawn(x->drv, av, (double)x->timeout, &r) != 0) {
-        rcuprof_driver_argv_free(av);
-        snprintf(msg, msglen, "cannot start %.900s", x->drv);
-        return -3;
+    if (o->exec == RCUPROF_EXEC_ERROR) {
+        rcuprof_err("explain: cannot start %s: check it is executable",
+                    x->drv);
+        return RCUPROF_ERR_SYSTEM;
     }
-    rcuprof_driver_argv_free(av);
+    memset(&run, 0, sizeof(run));
     x->runs_total++;
-    if (r.timed_out || !r.exited || r.status != 0) {
-        char em[512];
-
-        rcuprof_driver_error_message(&r, em, sizeof(em));
-        if (first && r.exited && !r.timed_out
-            && (r.status == 2 || r.status == 3)) {
-            snprintf(msg, msglen, "%s", em[0] ? em : "the driver refused the options");
-            rcuprof_driver_result_free(&r);
-            return -2;
-        }
+    if (cl->mod == MOD_WHATIF)
+        snprintf(wtxt, sizeof(wtxt), ", delay site %s at %u ns",
+                 x->wsites[cl->place / x->nwdelays],
+                 x->wdelays[cl->place % x->nwdelays]);
+    if (o->timed_out || !o->exited || o->code != 0) {
         failed = 1;
-        char wtxt[96] = "";
-
-        if (cl->mod == MOD_WHATIF)
-            snprintf(wtxt, sizeof(wtxt), ", delay site %s at %u ns",
-                     x->wsites[cl->place / x->nwdelays],
-                     x->wdelays[cl->place % x->nwdelays]);
         note(x, "a run at %u threads (%s%s) failed: %s", cl->threads,
              cl->mod == MOD_PAIR ? "pingpong"
              : x->pnames[cl->mod == MOD_MAIN ? cl->place : 0], wtxt,
-             r.timed_out ? "timed out" : em[0] ? em : "no message");
-    } else {
-        res = json_loads(r.out, 0, NULL);
-        if (!json_is_object(res))
-            failed = 1;
+             o->timed_out ? "timed out"
+             : o->message[0] ? o->message : "no message");
+    } else if (res == NULL) {
+        failed = 1;
     }
-    rcuprof_driver_result_free(&r);
     if (!failed) {
-        rcuprof_record_decode(res, &run);
+        run = o->rec;           /* decoded once, by the engine */
         failed = !run.ok;
         if (failed) {
-            char wtxt[96] = "";
-
-            if (cl->mod == MOD_WHATIF)
-                snprintf(wtxt, sizeof(wtxt), ", delay site %s at %u ns",
-                         x->wsites[cl->place / x->nwdelays],
-                         x->wdelays[cl->place % x->nwdelays]);
             if (cl->mod == MOD_PAIR)
                 note(x, "a pingpong run on CPUs %d,%d is not a measurement: %s",
                      x->pairs[cl->place].a, x->pairs[cl->place].b, run.why);
@@ -596,7 +604,7 @@ static int run_one(struct explain *x, struct cell *cl, int first,
                 rcuprof_explain_run_samples(rep, &run);
             json_decref(rep);
         }
-        run.samples = NULL;     /* res goes */
+        run.samples = NULL;     /* the result goes */
     }
     if (failed)
         x->runs_failed++;
@@ -606,10 +614,8 @@ static int run_one(struct explain *x, struct cell *cl, int first,
             size_t cap = cl->cap ? cl->cap * 2 : x->reps + 1;
             double *nr = realloc(cl->rtt, cap * sizeof(*nr));
 
-            if (nr == NULL) {
-                json_decref(res);
+            if (nr == NULL)
                 return -1;
-            }
             cl->rtt = nr;
             cl->cap = cap;
         }
@@ -622,10 +628,8 @@ static int run_one(struct explain *x, struct cell *cl, int first,
             cl->rtt[cl->n++] = w > 0 && ops > 0 ? w / ops
                                                  : run.wall_ns_per_op;
         }
-        json_decref(res);
         return 0;
     }
-    json_decref(res);
     if (cl->n == cl->cap) {
         size_t cap = cl->cap ? cl->cap * 2 : 8;
         rcuprof_explain_run *nr = realloc(cl->runs, cap * sizeof(*nr));
@@ -889,6 +893,7 @@ static int explain_parse(int argc, char **argv, struct explain *x)
         x->variant = rcuprof_variant_canon(x->vname);
     }
     x->out = a.out;
+    x->host_name = a.host;
     x->files = argv + first;
     x->nfiles = (size_t)(argc - first);
     if (x->nfiles == 0 && a.threads == NULL) {
@@ -1014,7 +1019,11 @@ static int explain_pick_cases(struct explain *x)
                         x->variant);
             return RCUPROF_ERR_USAGE;
         }
-        x->variant = x->rs.variants[pick];
+        /* "VARIANT [HOST]" (results.c): the variant runs here. */
+        snprintf(x->vname, sizeof(x->vname), "%.*s",
+                 (int)strcspn(x->rs.variants[pick], " "),
+                 x->rs.variants[pick]);
+        x->variant = x->vname;
         x->have_det = 1;
         x->spec_opts = json_object_get(json_object_get(x->rs.files[0].header,
                                                        "spec"), "options");
@@ -1171,34 +1180,6 @@ static void explain_pair_figures(struct explain *x)
     }
 }
 
-/* One block: every cell once, in an order shuffled from the stream st. */
-static int run_block(struct explain *x, size_t *order, uint64_t *st,
-                     int *first)
-{
-    char err[1024];
-    size_t i;
-
-    for (i = 0; i < x->ncells; i++)
-        order[i] = i;
-    rcuprof_rand_shuffle(order, x->ncells, st);
-    for (i = 0; i < x->ncells; i++) {
-        int r = run_one(x, &x->cells[order[i]], *first, err, sizeof(err));
-
-        *first = 0;
-        if (r == -2) {
-            rcuprof_err("explain: %s", err);
-            return RCUPROF_ERR_USAGE;
-        } else if (r == -3) {
-            rcuprof_err("explain: %s: check it is executable", err);
-            return RCUPROF_ERR_SYSTEM;
-        } else if (r != 0) {
-            rcuprof_err("explain: out of memory");
-            return RCUPROF_ERR_SYSTEM;
-        }
-    }
-    return 0;
-}
-
 /*
  * Adaptive: the blocks every measured cell needs for its MDE (against a
  * like cell) to reach the target, from the first stage's spread (Stein),
@@ -1252,79 +1233,92 @@ static int explain_need(struct explain *x, size_t *need, double *worst,
     return isfinite(*worst) ? 0 : -1;
 }
 
-/* After a block of an adaptive run: 1 to add another, 0 to stop (why in
- * x->adapt_note). */
-static int explain_more(struct explain *x, double t0, double t_stage)
+/* The engine's adaptive callback: the target is reached when every
+ * cell's blocks needed are run. */
+static int cb_need(void *ctx, unsigned blocks, struct rcuprof_exp_need *en)
 {
-    double now = rcuprof_time_mono_s(), worst, block_s, eta;
+    struct explain *x = ctx;
     size_t need;
-    char where[256];
+    double worst;
 
-    if (explain_need(x, &need, &worst, where, sizeof(where)) != 0) {
-        snprintf(x->adapt_note, sizeof(x->adapt_note),
-                 "adaptive: stopped after %u blocks: no cell has 2 successful first-stage runs",
-                 x->blocks);
-        return 0;
-    }
-    block_s = (now - t_stage) / (double)(x->blocks > x->reps
-                                         ? x->blocks - x->reps : x->reps);
-    eta = need > x->blocks ? block_s * (double)(need - x->blocks) : 0;
-    if (x->max_time > 0 && eta > x->max_time - (now - t0))
-        eta = fmax(0, x->max_time - (now - t0));
-    fprintf(stderr, "explain: adaptive: %u blocks, worst MDE %.1f%% (%s), target %.3g%%: %zu blocks needed, eta %.0f s\n",
-            x->blocks, worst, where, x->target_mde, need, eta);
-    if (need <= x->blocks) {
-        snprintf(x->adapt_note, sizeof(x->adapt_note),
-                 "adaptive: target reached after %u blocks (first stage %u): worst MDE %.1f%% <= %.3g%% (%s); Stein's two-stage intervals",
-                 x->blocks, x->reps, worst, x->target_mde, where);
-        return 0;
-    }
-    if (x->blocks >= EXPLAIN_BLOCKS_MAX
-        || (x->max_time > 0 && now - t0 + block_s > x->max_time)) {
-        snprintf(x->adapt_note, sizeof(x->adapt_note),
-                 "adaptive: %s after %u blocks (first stage %u): worst MDE %.1f%% > target %.3g%% (%s; %zu blocks needed); the intervals are valid, only wider than asked",
-                 x->blocks >= EXPLAIN_BLOCKS_MAX ? "block limit reached"
-                 : "time ran out", x->blocks, x->reps, worst, x->target_mde,
-                 where, need);
-        return 0;
-    }
-    return 1;
+    if (explain_need(x, &need, &worst, en->where, sizeof(en->where)) != 0)
+        return -1;
+    en->worst_mde_pct = worst;
+    en->blocks = need;
+    en->reached = need <= blocks;
+    return 0;
 }
 
 /*
- * Run: every cell once per block, in an order shuffled from the seed (one
- * stream over all blocks); adaptive, more blocks after the first --reps;
- * then each pair's figures.  0 or an exit code.
+ * Run: the plan (every cell once per block, in an order shuffled from the
+ * seed, one stream over all blocks; adaptive, more blocks after the first
+ * --reps) on the experiment engine; then each pair's figures.  0 or an
+ * exit code.
  */
 static int explain_run_interleaved(struct explain *x)
 {
-    size_t *order = malloc((x->ncells + 1) * sizeof(*order));
-    uint64_t st = x->seed;
-    double t0 = rcuprof_time_mono_s(), t_stage = t0;
-    int first = 1, rc = 0;
+    struct rcuprof_experiment *e = &x->e;
+    const struct rcuprof_exp_need *nd = &e->stop_need;
+    char err[512] = "";
+    int rc;
 
-    if (order == NULL) {
-        rcuprof_err("explain: out of memory");
-        return RCUPROF_ERR_SYSTEM;
+    rcuprof_exp_init(e, "explain");
+    e->exec = rcuprof_executor_open(x->host_name, err, sizeof(err));
+    if (e->exec == NULL) {
+        rcuprof_err("explain: %s", err);
+        return RCUPROF_ERR_USAGE;
     }
+    e->ncells = x->ncells;
+    e->reps = x->reps;
+    e->blocks_max = EXPLAIN_BLOCKS_MAX;
+    e->seed = x->seed;
+    e->timeout_s = (double)x->timeout;
+    e->target_mde = x->target_mde;
+    e->max_time = x->max_time;
+    e->progress = RCUPROF_EXP_PROGRESS_BLOCKS;
+    e->ctx = x;
+    e->driver = cb_driver;
+    e->argv = cb_argv;
+    e->take = cb_take;
+    e->need = cb_need;
     fprintf(stderr, "explain: %s, %zu step(s), %zu thread count(s) x %zu placement(s), %zu CPU pair(s), %u rep(s): %zu runs%s\n",
             x->variant, x->ncases, x->ncounts, x->nplace, x->npairs, x->reps,
             x->ncells * x->reps, isfinite(x->target_mde)
             ? " in the first stage, then blocks until the target MDE" : "");
-    for (x->blocks = 0; rc == 0; ) {
-        if (x->blocks >= x->reps
-            && (!isfinite(x->target_mde) || !explain_more(x, t0, t_stage)))
-            break;
-        if (x->blocks == x->reps)
-            t_stage = rcuprof_time_mono_s();
-        rc = run_block(x, order, &st, &first);
-        if (rc == 0) {
-            x->blocks++;
-            fprintf(stderr, "explain: block %u/%u done\n", x->blocks,
-                    x->blocks > x->reps ? x->blocks : x->reps);
-        }
+    rc = rcuprof_exp_run(e);
+    rcuprof_executor_close(e->exec);
+    if (rc == RCUPROF_ERR_RUN)
+        rc = 0;                 /* failed runs are noted, not fatal */
+    x->blocks = e->blocks_done;
+    switch (rc == 0 ? e->stop : RCUPROF_EXP_STOP_NONE) {
+    case RCUPROF_EXP_STOP_UNKNOWN:
+        snprintf(x->adapt_note, sizeof(x->adapt_note),
+                 "adaptive: stopped after %u blocks: no cell has 2 successful first-stage runs",
+                 e->nblocks);
+        break;
+    case RCUPROF_EXP_STOP_TARGET:
+        snprintf(x->adapt_note, sizeof(x->adapt_note),
+                 "adaptive: target reached after %u blocks (first stage %u): worst MDE %.1f%% <= %.3g%% (%s); Stein's two-stage intervals",
+                 e->nblocks, x->reps, nd->worst_mde_pct, x->target_mde,
+                 nd->where);
+        break;
+    case RCUPROF_EXP_STOP_LIMIT:
+    case RCUPROF_EXP_STOP_TIME:
+        snprintf(x->adapt_note, sizeof(x->adapt_note),
+                 "adaptive: %s after %u blocks (first stage %u): worst MDE %.1f%% > target %.3g%% (%s; %zu blocks needed); the intervals are valid, only wider than asked",
+                 e->stop == RCUPROF_EXP_STOP_LIMIT ? "block limit reached"
+                 : "time ran out", e->nblocks, x->reps, nd->worst_mde_pct,
+                 x->target_mde, nd->where, nd->blocks);
+        break;
+    case RCUPROF_EXP_STOP_DEFERRED:
+        snprintf(x->adapt_note, sizeof(x->adapt_note),
+                 "adaptive: off: the host runs the measurements later; fixed %u blocks",
+                 e->nblocks);
+        break;
+    default:
+        break;
     }
-    free(order);
+    rcuprof_exp_free(e);
     if (rc == 0 && x->adapt_note[0])
         note(x, "%s", x->adapt_note);
     if (rc == 0)

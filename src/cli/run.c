@@ -1,6 +1,7 @@
 /* `rcuprof run`: one measurement through the variant's driver. */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "experiment.h"
 #include "record.h"
 #include "rcuprof_attribute.h"
 #include "rcuprof_report.h"
@@ -33,7 +34,7 @@ static void run_print_summary(const json_t *res, const char *output)
 
 /* The options of `rcuprof run` itself; the driver's follow them. */
 struct run_opts {
-    const char *variant, *output;
+    const char *variant, *output, *host;
     uint64_t timeout;
     int json, terse;
 };
@@ -54,6 +55,9 @@ static const struct rcuprof_opt run_rows[] = {
     RCUPROF_OPTION(RCUPROF_OPT_FLAG, NULL, 't', "", "", 0, 1,
                    struct run_opts, terse, NULL,
                    "print one number: wall time per op in microseconds, as perftools prints it (the one figure not in ns/op; not with --json)"),
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "host", 0, "NAME", "local", 0, 0,
+                   struct run_opts, host, NULL,
+                   "run the driver on host NAME (rcuprof host list)"),
     RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 'h', "", "", 0, 0,
                         "this list"),
 };
@@ -88,10 +92,15 @@ static int run_find_driver(const char *variant, char *drv, size_t n)
 
 /* A failed driver run: its one line; the exit code. */
 static int run_failed(const struct run_opts *o,
-                      const struct rcuprof_driver_result *r)
+                      const struct rcuprof_exp_outcome *oc)
 {
+    struct rcuprof_driver_result rr = { .err = oc->err };
+    const struct rcuprof_driver_result *r = &rr;
     char err[1024];
 
+    rr.exited = oc->exited;
+    rr.status = oc->code;
+    rr.timed_out = oc->timed_out;
     rcuprof_driver_error_message(r, err, sizeof(err));
     if (r->timed_out)
         rcuprof_err("run: %s timed out after %llu s and was killed: raise --timeout or shorten the run",
@@ -103,8 +112,7 @@ static int run_failed(const struct run_opts *o,
         rcuprof_err("run: %s", err[0] ? err : "the driver failed without a message");
     /* Driver usage (2) and setup (3) failures come from what the user
      * asked for (an unknown algorithm, a bad query): bad input. */
-    return r->exited && !r->timed_out && (r->status == 2 || r->status == 3)
-           ? RCUPROF_ERR_USAGE : RCUPROF_ERR_RUN;
+    return oc->refused ? RCUPROF_ERR_USAGE : RCUPROF_ERR_RUN;
 }
 
 /*
@@ -112,12 +120,12 @@ static int run_failed(const struct run_opts *o,
  * window, so no per-op figure) is said so, never printed as 0.00: its one
  * line; 1.  0 for a measurement.
  */
-static int run_not_measured(const struct run_opts *o, const json_t *res)
+static int run_not_measured(const struct run_opts *o, const json_t *res,
+                            const rcuprof_record *r)
 {
-    rcuprof_record rec;
+    rcuprof_record rec = *r;    /* decoded once, by the engine */
     const json_t *run = json_object_get(res, "run");
 
-    rcuprof_record_decode(res, &rec);
     if (rec.ok)
         return 0;
     if (json_integer_value(json_object_get(run, "ops")) == 0)
@@ -138,11 +146,11 @@ int rcuprof_cmd_run(int argc, char **argv)
     struct rcuprof_cmd_opts co = { .cmd = "run", .rows = run_rows,
                                    .n = RUN_NROWS, .target = &o, .letters = 1 };
     const struct rcuprof_opt *action;
-    char *dargv[64], drv[PATH_MAX], vname[96];
-    int first, rc;
-    struct rcuprof_driver_result r;
+    char *dargv[64], drv[PATH_MAX], vname[96], err[1024];
+    int first, rc, mr;
+    struct rcuprof_exp_outcome r;
+    struct rcuprof_executor *x;
     json_t *dopts = json_object(), *res;
-    json_error_t je;
 
     co.driver = dopts;
     rc = rcuprof_cmd_parse(&co, argc, argv, &action, &first);
@@ -182,36 +190,63 @@ int rcuprof_cmd_run(int argc, char **argv)
     if (rc < 0)
         return RCUPROF_ERR_SYSTEM;
 
-    if (rcuprof_driver_spawn(drv, dargv, (double)o.timeout, &r) != 0) {
+    if ((x = rcuprof_executor_open(o.host, err, sizeof(err))) == NULL) {
         rcuprof_driver_argv_free(dargv);
-        rcuprof_err("run: cannot start %s: check it is executable", drv);
-        return RCUPROF_ERR_SYSTEM;
+        rcuprof_err("run: %s", err);
+        return RCUPROF_ERR_USAGE;
     }
+    err[0] = '\0';
+    if (x->prepare(x, o.variant, drv, err, sizeof(err)) != 0) {
+        rcuprof_driver_argv_free(dargv);
+        rcuprof_executor_close(x);
+        rcuprof_err("run: %s", err);
+        return RCUPROF_ERR_USAGE;
+    }
+    mr = rcuprof_exp_measure(x, dargv, (double)o.timeout, &r);
     rcuprof_driver_argv_free(dargv);
-    if (r.timed_out || !r.exited || r.status != 0) {
-        rc = run_failed(&o, &r);
-        rcuprof_driver_result_free(&r);
+    rc = RCUPROF_OK;
+    if (mr == RCUPROF_EXEC_LOST) {
+        rcuprof_err("run: %s %s: the connection was lost%s%s%s: run it again",
+                    x->kind, x->name, r.message[0] ? " (" : "", r.message,
+                    r.message[0] ? ")" : "");
+        rc = RCUPROF_ERR_SYSTEM;
+    } else if (mr == RCUPROF_EXEC_DEFERRED) {
+        rcuprof_err("run: %s %s runs measurements later: run has no result to print; use sweep",
+                    x->kind, x->name);
+        rc = RCUPROF_ERR_USAGE;
+    } else if (mr == RCUPROF_EXP_FOREIGN) {
+        rcuprof_err("run: %s: %s", o.variant, r.message);
+        rc = RCUPROF_ERR_USAGE;
+    } else if (r.exec == RCUPROF_EXEC_ERROR) {
+        rcuprof_err("run: cannot start %s: check it is executable", drv);
+        rc = RCUPROF_ERR_SYSTEM;
+    }
+    rcuprof_executor_close(x);
+    if (rc != RCUPROF_OK) {
+        rcuprof_exp_outcome_free(&r);
         return rc;
     }
-    res = json_loads(r.out, 0, &je);
-    if (res == NULL || !json_is_object(res)) {
-        rcuprof_err("run: the %s driver printed no valid JSON (%s): the driver and rcuprof disagree on the protocol, rebuild both",
-                    o.variant, je.text);
-        rcuprof_driver_result_free(&r);
-        json_decref(res);
+    if (r.timed_out || !r.exited || r.code != 0) {
+        rc = run_failed(&o, &r);
+        rcuprof_exp_outcome_free(&r);
+        return rc;
+    }
+    res = r.result;
+    if (res == NULL) {
+        rcuprof_err("run: the %s driver printed no valid JSON: the driver and rcuprof disagree on the protocol, rebuild both",
+                    o.variant);
+        rcuprof_exp_outcome_free(&r);
         return RCUPROF_ERR_RUN;
     }
-    if (run_not_measured(&o, res)) {
-        rcuprof_driver_result_free(&r);
-        json_decref(res);
+    if (run_not_measured(&o, res, &r.rec)) {
+        rcuprof_exp_outcome_free(&r);
         return RCUPROF_ERR_RUN;
     }
     if (o.output != NULL
         && rcuprof_write_atomic(o.output, r.out, strlen(r.out)) != 0) {
         rcuprof_err("run: cannot write %s: check the folder exists and is writable",
                     o.output);
-        rcuprof_driver_result_free(&r);
-        json_decref(res);
+        rcuprof_exp_outcome_free(&r);
         return RCUPROF_ERR_SYSTEM;
     }
     if (o.terse)
@@ -221,7 +256,6 @@ int rcuprof_cmd_run(int argc, char **argv)
         fputs(r.out, stdout);
     else
         run_print_summary(res, o.output);
-    rcuprof_driver_result_free(&r);
-    json_decref(res);
+    rcuprof_exp_outcome_free(&r);
     return RCUPROF_OK;
 }

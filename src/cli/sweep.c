@@ -6,8 +6,10 @@
  * the machine hits every variant of a block alike and the analysis can pair
  * them (rcuprof compare).  The plan is a pure function of the spec (seed
  * included), so --resume rebuilds it and skips the points already in the
- * results file.  Each point is one driver process (rcuprof_driver_spawn):
- * a crash or a hang is a recorded failure and the sweep goes on.
+ * results file.  sweep and whatif only build the plan: the experiment
+ * engine (experiment.h) runs it, one driver process per point through an
+ * executor (--host): a crash or a hang is a recorded failure and the
+ * sweep goes on.
  *
  * Adaptive (--target-mde, issue 18): the --reps blocks are the first
  * stage; then blocks are added, one at a time and each interleaved as
@@ -30,6 +32,7 @@
 #include "cli.h"
 #include "results.h"
 #include "whatif.h"
+#include "experiment.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -50,40 +53,33 @@
 #define SWEEP_VARIANTS_MAX 32
 #define SWEEP_REPS_MAX 10000
 
-struct plan_point {
-    unsigned block, threads, order, seq;
-    size_t variant;
-    size_t delay;               /* whatif: index into sweep.delays;
-                                 * ndelays: the unarmed run */
-    int done;
-};
-
 struct sweep {
     json_t *spec;
     char hash[65];
     const char *dir;
     char path[PATH_MAX];
     char *variants[SWEEP_VARIANTS_MAX];
+    char *drvs[SWEEP_VARIANTS_MAX];     /* each variant's local driver */
     size_t nvariants;
     unsigned threads[RCUPROF_THREADS_MAX];
     size_t nthreads;
     unsigned reps;              /* the spec's: every block (adaptive: the
                                  * first stage) */
-    unsigned nblocks;           /* blocks planned (>= reps when adaptive) */
     double target_mde;          /* adaptive: the target in %; NAN if not */
     double max_time;            /* adaptive: seconds for this invocation;
                                  * 0 none */
     uint64_t timeout;
-    struct plan_point *plan;
-    size_t nplan;
-    int fd;
-    int tty;
+    const char *host;           /* --host NAME, NULL: local */
     const char *cmd;            /* "sweep" or "whatif": messages */
     /* whatif: the site and the delays (ns) that take the variants' place
      * in the shuffled order; ndelays 0 for a sweep */
     const char *site;
     unsigned delays[RCUPROF_WHATIF_DELAYS_MAX];
     size_t ndelays;
+    /* The plan the engine runs: cell = thread index x arms + arm, arm =
+     * variant x (ndelays + 1) + delay; a group per thread count. */
+    struct rcuprof_experiment e;
+    size_t *group;
 };
 
 /* The plan's arms per block and thread count: the variants, or (whatif)
@@ -93,51 +89,49 @@ static size_t sweep_arms(const struct sweep *sw)
     return sw->nvariants * (sw->ndelays > 0 ? sw->ndelays + 1 : 1);
 }
 
-/* A whatif plan point that runs without the site armed. */
-static int point_unarmed(const struct sweep *sw, const struct plan_point *p)
+static size_t cell_variant(const struct sweep *sw, size_t cell)
 {
-    return sw->ndelays > 0 && p->delay == sw->ndelays;
+    return cell % sweep_arms(sw) / (sw->ndelays > 0 ? sw->ndelays + 1 : 1);
+}
+
+static size_t cell_delay(const struct sweep *sw, size_t cell)
+{
+    return cell % sweep_arms(sw) % (sw->ndelays > 0 ? sw->ndelays + 1 : 1);
+}
+
+static unsigned cell_threads(const struct sweep *sw, size_t cell)
+{
+    return sw->threads[cell / sweep_arms(sw)];
+}
+
+/* A whatif cell that runs without the site armed. */
+static int cell_unarmed(const struct sweep *sw, size_t cell)
+{
+    return sw->ndelays > 0 && cell_delay(sw, cell) == sw->ndelays;
 }
 
 /*
- * Blocks x thread counts (ascending) x variants (shuffled per count), for
- * nblocks blocks: one stream over the plan, so a longer plan starts with
- * the shorter one, whose done marks are kept.
+ * The engine's plan: blocks x thread counts (ascending, one group each) x
+ * arms (shuffled per count from the seed): one stream over the plan, so a
+ * longer plan starts with the shorter one.
  */
 static int sweep_plan(struct sweep *sw, uint64_t seed, unsigned nblocks)
 {
-    size_t perm[SWEEP_VARIANTS_MAX * (RCUPROF_WHATIF_DELAYS_MAX + 1)], i, j;
-    size_t k = 0;
-    size_t old = sw->nplan, narms = sweep_arms(sw);
-    size_t per = sw->ndelays > 0 ? sw->ndelays + 1 : 1;
-    struct plan_point *np;
-    unsigned b;
-    uint64_t st = seed;
+    size_t i, narms = sweep_arms(sw);
 
-    np = calloc((size_t)nblocks * sw->nthreads * narms, sizeof(*np));
-    if (np == NULL)
+    sw->e.ctx = sw;
+    sw->e.path = sw->path;
+    sw->e.dir = sw->dir;
+    sw->e.ncells = sw->nthreads * narms;
+    sw->e.ngroups = sw->nthreads;
+    sw->e.seed = seed;
+    free(sw->group);
+    if ((sw->group = calloc(sw->e.ncells + 1, sizeof(*sw->group))) == NULL)
         return -1;
-    for (b = 0; b < nblocks; b++) {
-        for (i = 0; i < sw->nthreads; i++) {
-            for (j = 0; j < narms; j++)
-                perm[j] = j;
-            rcuprof_rand_shuffle(perm, narms, &st);
-            for (j = 0; j < narms; j++, k++) {
-                np[k].block = b;
-                np[k].threads = sw->threads[i];
-                np[k].variant = perm[j] / per;
-                np[k].delay = perm[j] % per;
-                np[k].order = (unsigned)j;
-                np[k].seq = (unsigned)k;
-                np[k].done = k < old && sw->plan[k].done;
-            }
-        }
-    }
-    free(sw->plan);
-    sw->plan = np;
-    sw->nplan = k;
-    sw->nblocks = nblocks;
-    return 0;
+    for (i = 0; i < sw->e.ncells; i++)
+        sw->group[i] = i / narms;
+    sw->e.group = sw->group;
+    return rcuprof_exp_plan(&sw->e, nblocks);
 }
 
 /* sweep's own options; the driver's follow them. */
@@ -147,10 +141,11 @@ struct sweep_args {
     uint64_t seed, timeout;
     int resume;
     double target_mde, max_time;
+    const char *host;
 };
 
 enum { ARG_VARIANTS, ARG_THREADS, ARG_REPS, ARG_OUT, ARG_RESUME, ARG_SEED,
-       ARG_TIMEOUT, ARG_TARGET_MDE, ARG_MAX_TIME, ARG_HELP, ARG_N };
+       ARG_TIMEOUT, ARG_TARGET_MDE, ARG_MAX_TIME, ARG_HOST, ARG_HELP, ARG_N };
 
 static const struct rcuprof_opt sweep_rows[ARG_N] = {
     RCUPROF_OPTION(RCUPROF_OPT_STRING, "variants", 0, "A,B,...", "", 0, 0,
@@ -180,6 +175,9 @@ static const struct rcuprof_opt sweep_rows[ARG_N] = {
     RCUPROF_OPTION(RCUPROF_OPT_CALLBACK, "max-time", 0, "DUR", "", 0, 0,
                    struct sweep_args, max_time, rcuprof_cmd_opt_duration,
                    "adaptive: add no block that would end after DUR (90, 15m, 1h30m) from the start"),
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "host", 0, "NAME", "local", 0, 0,
+                   struct sweep_args, host, NULL,
+                   "run every point on host NAME (rcuprof host list); a host that defers (a bundle) runs fixed blocks"),
     RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 0, "", "", 0, 0, NULL),
 };
 
@@ -224,247 +222,112 @@ static int sweep_parse(int argc, char **argv, struct sweep_args *a,
     return 0;
 }
 
-static void fmt_dur(double s, char *buf, size_t n)
-{
-    long t = (long)(s + 0.5);
+/* ---- the engine's callbacks ---- */
 
-    if (!(s >= 0) || s > 1e7)
-        snprintf(buf, n, "?");
-    else if (t >= 3600)
-        snprintf(buf, n, "%ldh%02ldm", t / 3600, t / 60 % 60);
-    else if (t >= 60)
-        snprintf(buf, n, "%ldm%02lds", t / 60, t % 60);
-    else
-        snprintf(buf, n, "%lds", t);
+static void cb_driver(void *ctx, size_t cell, const char **variant,
+                      const char **drv)
+{
+    struct sweep *sw = ctx;
+
+    *variant = sw->variants[cell_variant(sw, cell)];
+    *drv = sw->drvs[cell_variant(sw, cell)];
 }
 
-static void progress(const struct sweep *sw, size_t done, size_t total,
-                     const struct plan_point *p, const char *what,
-                     double eta)
+static void cb_label(void *ctx, const struct rcuprof_exp_point *p,
+                     char *arm, size_t n)
 {
-    char e[32], arm[128];
-    int i, width = 24, fill = total ? (int)(width * done / total) : width;
+    const struct sweep *sw = ctx;
+    const char *v = sw->variants[cell_variant(sw, p->cell)];
 
-    fmt_dur(eta, e, sizeof(e));
-    if (point_unarmed(sw, p))
-        snprintf(arm, sizeof(arm), "%s %s unarmed", sw->variants[p->variant],
-                 sw->site);
+    if (cell_unarmed(sw, p->cell))
+        snprintf(arm, n, "threads %u %s %s unarmed", cell_threads(sw, p->cell),
+                 v, sw->site);
     else if (sw->ndelays > 0)
-        snprintf(arm, sizeof(arm), "%s %s+%u ns", sw->variants[p->variant],
-                 sw->site, sw->delays[p->delay]);
+        snprintf(arm, n, "threads %u %s %s+%u ns", cell_threads(sw, p->cell),
+                 v, sw->site, sw->delays[cell_delay(sw, p->cell)]);
     else
-        snprintf(arm, sizeof(arm), "%s", sw->variants[p->variant]);
-    if (sw->tty) {
-        fputc('\r', stderr);
-        fputc('[', stderr);
-        for (i = 0; i < width; i++)
-            fputc(i < fill ? '#' : '.', stderr);
-        fprintf(stderr, "] %zu/%zu block %u/%u threads %u %s%s%s eta %s\033[K",
-                done, total, p->block + 1, sw->nblocks, p->threads,
-                arm, what[0] ? ": " : "", what, e);
-        fflush(stderr);
-    } else if (what[0]) {
-        fprintf(stderr, "%s: %zu/%zu block %u/%u threads %u %s: %s, eta %s\n",
-                sw->cmd, done, total, p->block + 1, sw->nblocks, p->threads,
-                arm, what, e);
-    }
+        snprintf(arm, n, "threads %u %s", cell_threads(sw, p->cell), v);
 }
 
-static void announce(const struct sweep *sw, size_t todo, uint64_t seed)
+/* The sweep's driver options, the point's thread count; whatif: its delay
+ * at the site (the unarmed run: none). */
+static int cb_argv(void *ctx, const struct rcuprof_exp_point *p, char **av,
+                   size_t cap)
 {
+    struct sweep *sw = ctx;
+    json_t *dopts = json_deep_copy(json_object_get(sw->spec, "options"));
+    int n;
+
+    if (dopts == NULL
+        || json_object_set_new(dopts, "threads",
+                               json_sprintf("%u", cell_threads(sw, p->cell)))
+           != 0) {
+        json_decref(dopts);
+        return -1;
+    }
+    if (sw->ndelays > 0 && !cell_unarmed(sw, p->cell)) {
+        json_object_set_new(dopts, "delay-site", json_string(sw->site));
+        json_object_set_new(dopts, "delay-ns", json_sprintf("%u",
+                            sw->delays[cell_delay(sw, p->cell)]));
+    }
+    n = rcuprof_driver_argv(sw->drvs[cell_variant(sw, p->cell)], dopts, av,
+                            cap);
+    json_decref(dopts);
+    return n;
+}
+
+static json_t *cb_line(void *ctx, const struct rcuprof_exp_point *p)
+{
+    struct sweep *sw = ctx;
+    json_t *line = json_pack("{s:s, s:i, s:i, s:s, s:i, s:i, s:I}",
+                             "type", "point", "block", (int)p->block,
+                             "threads", (int)cell_threads(sw, p->cell),
+                             "variant", sw->variants[cell_variant(sw, p->cell)],
+                             "order", (int)p->order, "seq", (int)p->seq,
+                             "start_unix_ns",
+                             (json_int_t)rcuprof_time_real_ns());
+
+    if (line != NULL && sw->ndelays > 0)
+        json_object_set_new(line, "delay_ns", cell_unarmed(sw, p->cell)
+                            ? json_null()
+                            : json_integer(sw->delays[cell_delay(sw, p->cell)]));
+    return line;
+}
+
+static void cb_announce(void *ctx, size_t todo)
+{
+    const struct sweep *sw = ctx;
+    const struct rcuprof_experiment *e = &sw->e;
+    const char *cr = e->tty ? "\r\033[K" : "";
+    char on[96] = "";
+
+    if (sw->host != NULL && strcmp(sw->host, "local") != 0)
+        snprintf(on, sizeof(on), " on %s %s", e->exec->kind, e->exec->name);
     if (sw->ndelays > 0)
-        fprintf(stderr, "%swhatif: %zu points (%s at %zu delays and unarmed x %zu thread counts x %u reps), %zu to run, seed %llu, into %s\n",
-                sw->tty ? "\r\033[K" : "", sw->nplan, sw->site,
-                sw->ndelays, sw->nthreads, sw->nblocks, todo,
-                (unsigned long long)seed, sw->path);
+        fprintf(stderr, "%swhatif: %zu points (%s at %zu delays and unarmed x %zu thread counts x %u reps), %zu to run%s, seed %llu, into %s\n",
+                cr, e->nplan, sw->site, sw->ndelays, sw->nthreads,
+                e->nblocks, todo, on, (unsigned long long)e->seed, sw->path);
     else
-        fprintf(stderr, "%ssweep: %zu points (%zu variants x %zu thread counts x %u reps), %zu to run, seed %llu, into %s\n",
-                sw->tty ? "\r\033[K" : "", sw->nplan, sw->nvariants,
-                sw->nthreads, sw->nblocks, todo, (unsigned long long)seed,
-                sw->path);
+        fprintf(stderr, "%ssweep: %zu points (%zu variants x %zu thread counts x %u reps), %zu to run%s, seed %llu, into %s\n",
+                cr, e->nplan, sw->nvariants, sw->nthreads, e->nblocks, todo,
+                on, (unsigned long long)e->seed, sw->path);
     if (isfinite(sw->target_mde))
         fprintf(stderr, "%s: adaptive: after the first %u blocks, blocks are added until every MDE is at most %.3g%%%s\n",
                 sw->cmd, sw->reps, sw->target_mde, sw->max_time > 0
                 ? " or the time runs out" : "");
 }
 
-static int append_json(int fd, json_t *j)
-{
-    char *s = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII), *t;
-    size_t len;
-    int rc;
-
-    if (s == NULL)
-        return -1;
-    len = strlen(s);
-    t = realloc(s, len + 2);
-    if (t == NULL) {
-        free(s);
-        return -1;
-    }
-    t[len] = '\n';
-    t[len + 1] = '\0';
-    rc = rcuprof_write_synced(fd, t, len + 1);
-    free(t);
-    return rc;
-}
-
-/* The driver's stderr as printable ASCII (it may hold any bytes). */
-static json_t *clean_text(const char *s, size_t max)
-{
-    size_t n = strlen(s), i;
-    char *c;
-    json_t *j;
-
-    if (n > max)
-        n = max;
-    if ((c = malloc(n + 1)) == NULL)
-        return json_null();
-    for (i = 0; i < n; i++) {
-        unsigned char u = (unsigned char)s[i];
-
-        c[i] = (u >= 0x20 && u < 0x7f) || u == '\n' || u == '\t' ? (char)u : '?';
-    }
-    c[n] = '\0';
-    j = json_string(c);
-    free(c);
-    return j != NULL ? j : json_null();
-}
-
-static void fsync_dir(const char *dir)
-{
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-    if (fd >= 0) {
-        fsync(fd);
-        close(fd);
-    }
-}
-
-/* Run one point; the line to append (with the driver's JSON) in *line. */
-static json_t *run_point(struct sweep *sw, const struct plan_point *p,
-                         int *usage_fail, double *per_op)
-{
-    char drv[PATH_MAX], *dargv[64], msg[1024];
-    struct rcuprof_driver_result r;
-    json_t *line, *res = NULL, *opts = json_object_get(sw->spec, "options");
-    json_t *dopts;
-    int dargc, status;
-
-    *usage_fail = 0;
-    *per_op = NAN;
-    snprintf(drv, sizeof(drv), "%s/rcuprof-stress-%s", rcuprof_bindir(),
-             sw->variants[p->variant]);
-    /* The sweep's driver options, and this point's thread count. */
-    if ((dopts = json_deep_copy(opts)) == NULL
-        || json_object_set_new(dopts, "threads",
-                               json_sprintf("%u", p->threads)) != 0
-        || (dargc = rcuprof_driver_argv(drv, dopts, dargv, 62)) < 0) {
-        json_decref(dopts);
-        return NULL;
-    }
-    json_decref(dopts);
-    /* whatif: this point's delay at the site (the unarmed run: none). */
-    if (sw->ndelays > 0 && !point_unarmed(sw, p)) {
-        if (asprintf(&dargv[dargc], "--delay-site=%s", sw->site) < 0) {
-            dargv[dargc] = NULL;
-            rcuprof_driver_argv_free(dargv);
-            return NULL;
-        }
-        dargv[dargc + 1] = NULL;
-        if (asprintf(&dargv[dargc + 1], "--delay-ns=%u",
-                     sw->delays[p->delay]) < 0) {
-            dargv[dargc + 1] = NULL;
-            rcuprof_driver_argv_free(dargv);
-            return NULL;
-        }
-        dargv[dargc + 2] = NULL;
-    }
-
-    line = json_pack("{s:s, s:i, s:i, s:s, s:i, s:i, s:I}",
-                     "type", "point", "block", (int)p->block,
-                     "threads", (int)p->threads,
-                     "variant", sw->variants[p->variant],
-                     "order", (int)p->order, "seq", (int)p->seq,
-                     "start_unix_ns", (json_int_t)rcuprof_time_real_ns());
-    if (line != NULL && sw->ndelays > 0)
-        json_object_set_new(line, "delay_ns", point_unarmed(sw, p)
-                            ? json_null()
-                            : json_integer(sw->delays[p->delay]));
-    if (rcuprof_driver_spawn(drv, dargv, (double)sw->timeout, &r) != 0) {
-        memset(&r, 0, sizeof(r));
-        r.exited = 1;
-        r.status = 127;
-        r.out = strdup("");
-        r.err = strdup("{\"error\":\"system\",\"message\":\"cannot start the driver\"}");
-    }
-    rcuprof_driver_argv_free(dargv);
-    if (line == NULL || r.out == NULL || r.err == NULL) {
-        rcuprof_driver_result_free(&r);
-        json_decref(line);
-        return NULL;
-    }
-    rcuprof_driver_error_message(&r, msg, sizeof(msg));
-    if (r.timed_out) {
-        status = RCUPROF_POINT_TIMEOUT;
-        snprintf(msg, sizeof(msg), "timed out after %llu s and was killed",
-                 (unsigned long long)sw->timeout);
-    } else if (!r.exited) {
-        status = RCUPROF_POINT_CRASHED;
-        if (msg[0] == '\0')
-            snprintf(msg, sizeof(msg), "killed by signal %d", r.status);
-    } else if (r.status != 0) {
-        status = RCUPROF_POINT_FAILED;
-        *usage_fail = r.status == 2 || r.status == 3;
-        if (msg[0] == '\0')
-            snprintf(msg, sizeof(msg), "exit %d without a message", r.status);
-    } else {
-        rcuprof_record rec;
-
-        res = json_loads(r.out, 0, NULL);
-        if (res != NULL)
-            rcuprof_record_decode(res, &rec);
-        if (res == NULL || !json_is_object(res)) {
-            json_decref(res);
-            res = NULL;
-            status = RCUPROF_POINT_FAILED;
-            snprintf(msg, sizeof(msg), "the driver printed no valid JSON");
-        } else if (!rec.ok) {
-            /* The one rule (record.h): kept, but not a measurement. */
-            status = RCUPROF_POINT_FAILED;
-            snprintf(msg, sizeof(msg), "the driver's result is not a measurement: %s",
-                     rec.why);
-        } else {
-            status = RCUPROF_POINT_OK;
-            *per_op = rec.wall_ns_per_op;
-        }
-    }
-    json_object_set_new(line, "status",
-                        json_string(rcuprof_point_status_name(status)));
-    json_object_set_new(line, "exit", r.exited && !r.timed_out
-                        ? json_integer(r.status) : json_null());
-    json_object_set_new(line, "signal", !r.exited && !r.timed_out
-                        ? json_integer(r.status) : json_null());
-    json_object_set_new(line, "seconds", json_real(r.seconds));
-    json_object_set_new(line, "message", status == RCUPROF_POINT_OK
-                        ? json_null() : clean_text(msg, sizeof(msg)));
-    if (status != RCUPROF_POINT_OK)
-        json_object_set_new(line, "stderr", clean_text(r.err, 4096));
-    json_object_set_new(line, "result", res != NULL ? res : json_null());
-    rcuprof_driver_result_free(&r);
-    return line;
-}
-
 static void sweep_free(struct sweep *sw)
 {
     size_t i;
 
-    for (i = 0; i < sw->nvariants; i++)
+    for (i = 0; i < sw->nvariants; i++) {
         free(sw->variants[i]);
-    free(sw->plan);
+        free(sw->drvs[i]);
+    }
+    free(sw->group);
+    rcuprof_exp_free(&sw->e);
     json_decref(sw->spec);
-    if (sw->fd >= 0)
-        close(sw->fd);
 }
 
 /* Variants, threads and reps from a spec (the file's on a bare --resume). */
@@ -593,7 +456,7 @@ static int sweep_spec(struct sweep *sw, const struct sweep_args *a,
 }
 
 /* Every variant known and built, before anything is written. */
-static int sweep_check_variants(const struct sweep *sw)
+static int sweep_check_variants(struct sweep *sw)
 {
     char err[1024], drv[PATH_MAX];
     json_t *known = rcuprof_variants_load(err, sizeof(err));
@@ -608,6 +471,8 @@ static int sweep_check_variants(const struct sweep *sw)
         if (rcuprof_variant_usable("sweep", sw->variants[i], known, drv,
                                    sizeof(drv)) != 0)
             rc = RCUPROF_ERR_USAGE;
+        else if ((sw->drvs[i] = strdup(drv)) == NULL)
+            rc = RCUPROF_ERR_SYSTEM;
     }
     json_decref(known);
     return rc;
@@ -685,202 +550,39 @@ static int sweep_make_plan(struct sweep *sw, const struct sweep_args *a,
     return 0;
 }
 
+/* A point of the file: its cell (thread count and variant); whatif has no
+ * --resume. */
+static int cb_cell_of(void *ctx, const rcuprof_results *rs,
+                      const rcuprof_point *p, size_t *cell)
+{
+    const struct sweep *sw = ctx;
+    const char *name;
+    size_t ti, v, len;
+
+    if (sw->ndelays > 0)
+        return -1;
+    for (ti = 0; ti < sw->nthreads && sw->threads[ti] != p->threads; ti++)
+        ;
+    /* "VARIANT [HOST]" (results.c) is VARIANT run on a named host. */
+    name = rs->variants[p->variant];
+    len = strcspn(name, " ");
+    for (v = 0; v < sw->nvariants
+         && (strlen(sw->variants[v]) != len
+             || strncmp(sw->variants[v], name, len) != 0); v++)
+        ;
+    if (ti == sw->nthreads || v == sw->nvariants)
+        return -1;
+    *cell = ti * sweep_arms(sw) + v;
+    return 0;
+}
+
 /*
  * Resume: lock the file, refuse another spec, truncate a torn last line,
- * and mark the points it holds done.  0 or an exit code.
+ * and mark the points it holds done (the engine's).  0 or an exit code.
  */
 static int sweep_resume(struct sweep *sw)
 {
-    rcuprof_results prev;
-    const char *old;
-    char err[1024];
-    size_t i, j;
-    unsigned maxb;
-    int rc = RCUPROF_ERR_USAGE;
-
-    memset(&prev, 0, sizeof(prev));
-    sw->fd = open(sw->path, O_RDWR | O_APPEND | O_CLOEXEC);
-    if (sw->fd < 0) {
-        rcuprof_err("sweep: cannot open %s (%s): check its permissions",
-                    sw->path, strerror(errno));
-        return RCUPROF_ERR_SYSTEM;
-    }
-    if (flock(sw->fd, LOCK_EX | LOCK_NB) != 0) {
-        rcuprof_err("sweep: another sweep is writing %s: wait for it to finish",
-                    sw->path);
-        return RCUPROF_ERR_USAGE;
-    }
-    if (rcuprof_results_read(&prev, sw->path, err, sizeof(err)) != 0) {
-        rcuprof_err("sweep: --resume: %s", err);
-        goto out;
-    }
-    old = json_string_value(json_object_get(prev.files[0].header,
-                                            "spec_hash"));
-    if (strcmp(old, sw->hash) != 0) {
-        rcuprof_err("sweep: --resume: the spec differs from the one in %s (variants, threads, reps, driver options, seed or rcuprof version): give the same options, or only --out and --resume",
-                    sw->path);
-        goto out;
-    }
-    if (prev.files[0].torn) {
-        if (ftruncate(sw->fd, (off_t)prev.files[0].good_len) != 0
-            || fsync(sw->fd) != 0) {
-            rcuprof_err("sweep: cannot truncate the torn last line of %s (%s): check the disk",
-                        sw->path, strerror(errno));
-            rc = RCUPROF_ERR_SYSTEM;
-            goto out;
-        }
-        fprintf(stderr, "rcuprof: warning: %s: dropped a torn last line (an interrupted write)\n",
-                sw->path);
-    }
-    if (prev.files[0].n_corrupt > 0)
-        fprintf(stderr, "rcuprof: warning: %s: %zu corrupt line(s) skipped, the first at line %zu; those points run again\n",
-                sw->path, prev.files[0].n_corrupt,
-                prev.files[0].first_corrupt);
-    /* An adaptive sweep's file may hold blocks beyond the first stage. */
-    for (i = 0, maxb = sw->nblocks; i < prev.npoints; i++)
-        if (prev.points[i].block + 1 > maxb
-            && prev.points[i].block < SWEEP_REPS_MAX)
-            maxb = prev.points[i].block + 1;
-    if (maxb > sw->nblocks
-        && sweep_plan(sw, (uint64_t)json_integer_value(json_object_get(
-               sw->spec, "seed")), maxb) != 0) {
-        rcuprof_err("sweep: out of memory");
-        rc = RCUPROF_ERR_SYSTEM;
-        goto out;
-    }
-    for (i = 0; i < prev.npoints; i++) {
-        const rcuprof_point *p = &prev.points[i];
-
-        for (j = 0; j < sw->nplan; j++) {
-            struct plan_point *q = &sw->plan[j];
-
-            if (q->block == p->block && q->threads == p->threads
-                && strcmp(sw->variants[q->variant],
-                          prev.variants[p->variant]) == 0)
-                q->done = 1;
-        }
-    }
-    rc = 0;
- out:
-    rcuprof_results_free(&prev);
-    return rc;
-}
-
-/*
- * The first point of a fresh sweep decides whether there is a file: a
- * driver usage or setup failure is the options' fault, so nothing is
- * written; else the folder, the file (locked) and its header.
- */
-static int sweep_create(struct sweep *sw, json_t *point, int usage_fail)
-{
-    json_t *h;
-    int wr;
-
-    if (usage_fail) {
-        if (sw->tty)
-            fputs("\r\033[K", stderr);
-        rcuprof_err("%s: %s", sw->cmd, json_string_value(
-            json_object_get(point, "message")));
-        return RCUPROF_ERR_USAGE;
-    }
-    if (mkdir(sw->dir, 0755) != 0 && errno != EEXIST) {
-        rcuprof_err("%s: cannot create %s (%s): check the parent folder exists and is writable",
-                    sw->cmd, sw->dir, strerror(errno));
-        return RCUPROF_ERR_SYSTEM;
-    }
-    sw->fd = open(sw->path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL
-                  | O_CLOEXEC, 0644);
-    if (sw->fd < 0 || flock(sw->fd, LOCK_EX | LOCK_NB) != 0) {
-        rcuprof_err("%s: cannot create %s (%s): check the folder is writable and no other sweep uses it",
-                    sw->cmd, sw->path, strerror(errno));
-        return RCUPROF_ERR_SYSTEM;
-    }
-    h = json_pack("{s:s, s:s, s:O, s:s, s:I, s:I}", "type", "header",
-                  "schema", RCUPROF_RESULTS_SCHEMA, "spec", sw->spec,
-                  "spec_hash", sw->hash, "timeout_s", (json_int_t)sw->timeout,
-                  "created_unix_ns", (json_int_t)rcuprof_time_real_ns());
-    wr = h != NULL ? append_json(sw->fd, h) : -1;
-    json_decref(h);
-    if (wr != 0) {
-        rcuprof_err("%s: cannot write %s (%s): check the disk", sw->cmd, sw->path,
-                    strerror(errno));
-        unlink(sw->path);
-        return RCUPROF_ERR_SYSTEM;
-    }
-    fsync_dir(sw->dir);
-    return 0;
-}
-
-/* What one invocation has run so far. */
-struct run_state {
-    size_t todo, done_now, nfail, nok;
-    double t0;
-    uint64_t seed;
-};
-
-/*
- * Run: every point of the plan not done, in plan order, each appended (and
- * synced) the moment it finishes, with progress and an estimate of the
- * time left.  0 or an exit code (failed points are counted, not fatal).
- */
-static int sweep_run_plan(struct sweep *sw, struct run_state *rs)
-{
-    size_t j;
-    int rc;
-
-    for (j = 0; j < sw->nplan; j++) {
-        struct plan_point *p = &sw->plan[j];
-        int usage_fail;
-        double per_op, eta;
-        char what[160];
-        const char *st;
-        json_t *point;
-
-        if (p->done)
-            continue;
-        eta = rs->done_now ? (rcuprof_time_mono_s() - rs->t0)
-                             / (double)rs->done_now
-                             * (double)(rs->todo - rs->done_now) : -1;
-        progress(sw, rs->done_now, rs->todo, p, "", eta);
-        point = run_point(sw, p, &usage_fail, &per_op);
-        if (point == NULL) {
-            if (sw->tty)
-                fputc('\n', stderr);
-            rcuprof_err("%s: out of memory", sw->cmd);
-            return RCUPROF_ERR_SYSTEM;
-        }
-        st = json_string_value(json_object_get(point, "status"));
-        if (sw->fd < 0) {
-            if ((rc = sweep_create(sw, point, usage_fail)) != 0) {
-                json_decref(point);
-                return rc;
-            }
-            announce(sw, rs->todo, rs->seed);
-        }
-        if (append_json(sw->fd, point) != 0) {
-            if (sw->tty)
-                fputc('\n', stderr);
-            rcuprof_err("%s: cannot append to %s (%s): check the disk, then --resume",
-                        sw->cmd, sw->path, strerror(errno));
-            json_decref(point);
-            return RCUPROF_ERR_SYSTEM;
-        }
-        p->done = 1;
-        rs->done_now++;
-        if (strcmp(st, "ok") == 0) {
-            rs->nok++;
-            snprintf(what, sizeof(what), "ok, %.1f ns/op", per_op);
-        } else {
-            rs->nfail++;
-            snprintf(what, sizeof(what), "%s (%.100s)", st,
-                     json_string_value(json_object_get(point, "message")));
-        }
-        json_decref(point);
-        eta = (rcuprof_time_mono_s() - rs->t0) / (double)rs->done_now
-              * (double)(rs->todo - rs->done_now);
-        progress(sw, rs->done_now, rs->todo, p, what, eta);
-    }
-    return 0;
+    return rcuprof_exp_resume(&sw->e, sw->hash, cb_cell_of);
 }
 
 /* The adaptive figures of what the file holds now (every variant against
@@ -945,121 +647,141 @@ static int sweep_need(const struct sweep *sw, rcuprof_adaptive_need *need,
     return rc;
 }
 
-/*
- * Adaptive: after the first stage, one more block at a time while the
- * worst MDE is above the target (Stein: the blocks needed come from the
- * first stage's spread) and the next block fits in --max-time.  The
- * reason it stopped goes to stop.  0 or an exit code.
- */
-static int sweep_adapt(struct sweep *sw, struct run_state *rs, char *stop,
-                       size_t n)
+/* The engine's adaptive callback: the figures, and whether the target is
+ * reached: only where the MDE now says so, not only the count the first
+ * stage asked for (a failed run leaves a row fewer pairs than blocks). */
+static int cb_need(void *ctx, unsigned blocks, struct rcuprof_exp_need *en)
 {
-    size_t per_block = sw->nthreads * sweep_arms(sw);
-    double t_adapt = rcuprof_time_mono_s(), block_s = NAN;
-    unsigned added = 0;
-    int rc;
+    const struct sweep *sw = ctx;
+    rcuprof_adaptive_need need;
 
-    for (;;) {
-        rcuprof_adaptive_need need;
-        char where[256], e[32];
-        double elapsed = rcuprof_time_mono_s() - rs->t0, eta;
+    memset(&need, 0, sizeof(need));
+    if (sweep_need(sw, &need, en->where, sizeof(en->where)) != 0)
+        return -1;
+    en->worst_mde_pct = need.worst_mde_pct;
+    en->blocks = need.blocks;
+    en->unknown = need.unknown;
+    en->reached = need.blocks <= blocks
+                  && need.worst_mde_pct <= sw->target_mde;
+    return 0;
+}
 
-        if (sweep_need(sw, &need, where, sizeof(where)) != 0) {
-            snprintf(stop, n, "adaptive: stopped after %u blocks: %s",
-                     sw->nblocks, where);
-            return 0;
-        }
-        if (added > 0)
-            block_s = (rcuprof_time_mono_s() - t_adapt) / added;
-        else if (rs->done_now >= per_block)
-            block_s = elapsed / ((double)rs->done_now / (double)per_block);
-        eta = need.blocks > sw->nblocks && isfinite(block_s)
-              ? block_s * (double)(need.blocks - sw->nblocks) : 0;
-        if (sw->max_time > 0 && eta > sw->max_time - elapsed)
-            eta = fmax(0, sw->max_time - elapsed);
-        fmt_dur(isfinite(block_s) ? eta : -1, e, sizeof(e));
-        fprintf(stderr, "%s%s: adaptive: %u blocks, worst MDE %.1f%% (%s), target %.3g%%: %zu blocks needed%s, eta %s\n",
-                sw->tty ? "\r\033[K" : "", sw->cmd, sw->nblocks, need.worst_mde_pct,
-                where, sw->target_mde, need.blocks,
-                need.blocks > SWEEP_REPS_MAX ? " (more than the limit)" : "",
-                e);
-        /* Reached only where the MDE now says so, not only the count the
-         * first stage asked for: a failed run leaves a row fewer pairs
-         * than blocks.  Rows the rule cannot judge are said. */
-        if (need.blocks <= sw->nblocks
-            && need.worst_mde_pct <= sw->target_mde) {
-            char unk[96] = "";
+/* Why the adaptive blocks stopped, as one line ("" when not adaptive). */
+static void stop_note(const struct sweep *sw, char *stop, size_t n)
+{
+    const struct rcuprof_exp_need *need = &sw->e.stop_need;
+    char unk[96] = "";
 
-            if (need.unknown > 0)
-                snprintf(unk, sizeof(unk), "; %zu row(s) not judged "
-                         "(unpaired, or a first stage under %d pairs)",
-                         need.unknown, RCUPROF_CHANGE_MIN_N);
-            snprintf(stop, n, "adaptive: target reached after %u blocks: worst MDE %.1f%% <= %.3g%% (%s)%s",
-                     sw->nblocks, need.worst_mde_pct, sw->target_mde, where,
-                     unk);
-            return 0;
-        }
-        if (sw->nblocks >= SWEEP_REPS_MAX) {
-            snprintf(stop, n, "adaptive: block limit %d reached: worst MDE %.1f%% > %.3g%% (%s)",
-                     SWEEP_REPS_MAX, need.worst_mde_pct, sw->target_mde,
-                     where);
-            return 0;
-        }
-        if (sw->max_time > 0
-            && (elapsed >= sw->max_time
-                || (isfinite(block_s) && elapsed + block_s > sw->max_time))) {
-            snprintf(stop, n, "adaptive: time ran out after %u blocks: worst MDE %.1f%% > target %.3g%% (%s; %zu blocks needed); the intervals are valid, only wider than asked",
-                     sw->nblocks, need.worst_mde_pct, sw->target_mde, where,
-                     need.blocks);
-            return 0;
-        }
-        if (sweep_plan(sw, rs->seed, sw->nblocks + 1) != 0) {
-            rcuprof_err("%s: out of memory", sw->cmd);
-            return RCUPROF_ERR_SYSTEM;
-        }
-        rs->todo += per_block;
-        if ((rc = sweep_run_plan(sw, rs)) != 0)
-            return rc;
-        added++;
+    stop[0] = '\0';
+    switch (sw->e.stop) {
+    case RCUPROF_EXP_STOP_UNKNOWN:
+        snprintf(stop, n, "adaptive: stopped after %u blocks: %s",
+                 sw->e.nblocks, need->where);
+        break;
+    case RCUPROF_EXP_STOP_TARGET:
+        /* Rows the rule cannot judge are said. */
+        if (need->unknown > 0)
+            snprintf(unk, sizeof(unk), "; %zu row(s) not judged "
+                     "(unpaired, or a first stage under %d pairs)",
+                     need->unknown, RCUPROF_CHANGE_MIN_N);
+        snprintf(stop, n, "adaptive: target reached after %u blocks: worst MDE %.1f%% <= %.3g%% (%s)%s",
+                 sw->e.nblocks, need->worst_mde_pct, sw->target_mde,
+                 need->where, unk);
+        break;
+    case RCUPROF_EXP_STOP_LIMIT:
+        snprintf(stop, n, "adaptive: block limit %d reached: worst MDE %.1f%% > %.3g%% (%s)",
+                 SWEEP_REPS_MAX, need->worst_mde_pct, sw->target_mde,
+                 need->where);
+        break;
+    case RCUPROF_EXP_STOP_TIME:
+        snprintf(stop, n, "adaptive: time ran out after %u blocks: worst MDE %.1f%% > target %.3g%% (%s; %zu blocks needed); the intervals are valid, only wider than asked",
+                 sw->e.nblocks, need->worst_mde_pct, sw->target_mde,
+                 need->where, need->blocks);
+        break;
+    case RCUPROF_EXP_STOP_DEFERRED:
+        snprintf(stop, n, "adaptive: off: the host runs the points later; fixed %u blocks",
+                 sw->e.nblocks);
+        break;
+    default:
+        break;
     }
 }
 
+/* The executor of --host (local without), before anything runs or is
+ * written: 0, or -1 after its one line. */
+static int sweep_open_host(struct sweep *sw)
+{
+    char err[512] = "";
+
+    sw->e.exec = rcuprof_executor_open(sw->host, err, sizeof(err));
+    if (sw->e.exec == NULL) {
+        rcuprof_err("%s: %s", sw->cmd, err);
+        return -1;
+    }
+    return 0;
+}
+
 /*
- * Run the plan, then (adaptive) add blocks.  0 (every point ran ok),
- * RCUPROF_ERR_RUN (some failed) or an exit code.
+ * Run the plan on the engine, then (adaptive) add blocks.  0 (every point
+ * ran ok), RCUPROF_ERR_RUN (some failed) or an exit code.
  */
 static int sweep_run(struct sweep *sw)
 {
-    struct run_state rs;
-    char stop[512] = "";
-    size_t j;
+    struct rcuprof_experiment *e = &sw->e;
+    FILE *out = sw->ndelays > 0 ? stderr : stdout;
+    char stop[512];
+    json_t *h = NULL;
     int rc;
 
-    memset(&rs, 0, sizeof(rs));
-    rs.seed = (uint64_t)json_integer_value(json_object_get(sw->spec, "seed"));
-    for (j = 0; j < sw->nplan; j++)
-        rs.todo += !sw->plan[j].done;
-    sw->tty = isatty(2);
-    /* A fresh sweep announces itself once its first point is accepted, so a
-     * refused sweep prints its one error line only. */
-    if (sw->fd >= 0)
-        announce(sw, rs.todo, rs.seed);
-    rs.t0 = rcuprof_time_mono_s();
-    rc = sweep_run_plan(sw, &rs);
-    if (rc == 0 && isfinite(sw->target_mde) && sw->fd >= 0)
-        rc = sweep_adapt(sw, &rs, stop, sizeof(stop));
-    if (rc != 0)
+    if (e->exec == NULL && sweep_open_host(sw) != 0)
+        return RCUPROF_ERR_USAGE;
+    e->cmd = sw->cmd;
+    e->dir = sw->dir;
+    e->path = sw->path;
+    e->reps = sw->reps;
+    e->blocks_max = SWEEP_REPS_MAX;
+    e->timeout_s = (double)sw->timeout;
+    e->target_mde = sw->target_mde;
+    e->max_time = sw->max_time;
+    e->progress = RCUPROF_EXP_PROGRESS_POINTS;
+    e->ctx = sw;
+    e->driver = cb_driver;
+    e->argv = cb_argv;
+    e->label = cb_label;
+    e->line = cb_line;
+    e->need = cb_need;
+    e->announce = cb_announce;
+    if (e->fd < 0) {
+        h = json_pack("{s:s, s:s, s:O, s:s, s:I, s:I}", "type", "header",
+                      "schema", RCUPROF_RESULTS_SCHEMA, "spec", sw->spec,
+                      "spec_hash", sw->hash,
+                      "timeout_s", (json_int_t)sw->timeout,
+                      "created_unix_ns", (json_int_t)rcuprof_time_real_ns());
+        if (h == NULL) {
+            rcuprof_err("%s: out of memory", sw->cmd);
+            rcuprof_executor_close(e->exec);
+            return RCUPROF_ERR_SYSTEM;
+        }
+        e->header = h;
+    }
+    rc = rcuprof_exp_run(e);
+    json_decref(h);
+    e->header = NULL;
+    rcuprof_executor_close(e->exec);
+    if (rc != RCUPROF_OK && rc != RCUPROF_ERR_RUN)
         return rc;
-    if (sw->tty && rs.todo > 0)
-        fputc('\n', stderr);
+    stop_note(sw, stop, sizeof(stop));
     /* whatif prints its table on stdout: this goes with the progress. */
-    fprintf(sw->ndelays > 0 ? stderr : stdout,
-            "%s: %zu points run (%zu ok, %zu failed), %zu already done; results in %s\n",
-           sw->cmd, rs.done_now, rs.nok, rs.nfail, sw->nplan - rs.todo, sw->path);
-    if (stop[0])
-        fprintf(sw->ndelays > 0 ? stderr : stdout, "%s: %s\n", sw->cmd,
-                stop);
-    return rs.nfail > 0 ? RCUPROF_ERR_RUN : RCUPROF_OK;
+    if (e->ndeferred > 0)
+        fprintf(out, "%s: %zu points deferred to %s %s, %zu run (%zu ok, %zu failed), %zu already done\n",
+                sw->cmd, e->ndeferred, e->exec->kind, e->exec->name, e->ran,
+                e->nok, e->nfail, e->already);
+    else
+        fprintf(out, "%s: %zu points run (%zu ok, %zu failed), %zu already done; results in %s\n",
+                sw->cmd, e->ran, e->nok, e->nfail, e->already, sw->path);
+    if (stop[0] && e->stop != RCUPROF_EXP_STOP_DEFERRED)
+        fprintf(out, "%s: %s\n", sw->cmd, stop);
+    return rc;
 }
 
 int rcuprof_cmd_sweep(int argc, char **argv)
@@ -1071,14 +793,15 @@ int rcuprof_cmd_sweep(int argc, char **argv)
     int rc;
 
     memset(&sw, 0, sizeof(sw));
-    sw.fd = -1;
     sw.cmd = "sweep";
+    rcuprof_exp_init(&sw.e, sw.cmd);
     rc = sweep_parse(argc, argv, &args, seen, options);
     if (rc != 0) {
         json_decref(options);
         return rc > 0 ? RCUPROF_OK : RCUPROF_ERR_USAGE;
     }
     sw.dir = args.out;
+    sw.host = args.host;
     sw.timeout = args.timeout;
     sw.max_time = args.max_time;
     sw.target_mde = NAN;
@@ -1101,6 +824,8 @@ int rcuprof_cmd_sweep(int argc, char **argv)
         rc = sweep_check_variants(&sw);
     if (rc == 0)
         rc = sweep_make_plan(&sw, &args, seen, options);
+    if (rc == 0 && sweep_open_host(&sw) != 0)
+        rc = RCUPROF_ERR_USAGE;
     if (rc == 0 && args.resume)
         rc = sweep_resume(&sw);
     if (rc == 0)
@@ -1118,8 +843,9 @@ int rcuprof_sweep_whatif(const struct rcuprof_whatif_plan *wp)
     int rc;
 
     memset(&sw, 0, sizeof(sw));
-    sw.fd = -1;
     sw.cmd = "whatif";
+    rcuprof_exp_init(&sw.e, sw.cmd);
+    sw.host = wp->host;
     sw.dir = wp->dir;
     sw.timeout = wp->timeout;
     sw.max_time = wp->max_time;
@@ -1137,6 +863,9 @@ int rcuprof_sweep_whatif(const struct rcuprof_whatif_plan *wp)
     }
     sw.nvariants = 1;
     sw.variants[0] = strdup(wp->variant);
+    if (asprintf(&sw.drvs[0], "%s/rcuprof-stress-%s", rcuprof_bindir(),
+                 wp->variant) < 0)
+        sw.drvs[0] = NULL;
     sw.nthreads = wp->nthreads;
     memcpy(sw.threads, wp->threads, wp->nthreads * sizeof(*wp->threads));
     sw.ndelays = wp->ndelays;
@@ -1155,7 +884,7 @@ int rcuprof_sweep_whatif(const struct rcuprof_whatif_plan *wp)
     if (sw.spec != NULL && isfinite(sw.target_mde))
         json_object_set_new(sw.spec, "target_mde_pct",
                             json_real(sw.target_mde));
-    if (sw.variants[0] == NULL || sw.spec == NULL
+    if (sw.variants[0] == NULL || sw.drvs[0] == NULL || sw.spec == NULL
         || rcuprof_spec_hash(sw.spec, sw.hash) != 0
         || sweep_plan(&sw, wp->seed, sw.reps) != 0) {
         rcuprof_err("whatif: out of memory");

@@ -36,15 +36,15 @@
 #define WHATIF_REPS_MAX 10000
 
 struct whatif_args {
-    const char *variant, *site, *delays, *threads, *out;
+    const char *variant, *site, *delays, *threads, *out, *host;
     unsigned reps;
     uint64_t seed, timeout;
     double target_mde, max_time;
 };
 
 enum { ARG_VARIANT, ARG_SITE, ARG_DELAYS, ARG_THREADS, ARG_REPS, ARG_OUT,
-       ARG_SEED, ARG_TIMEOUT, ARG_TARGET_MDE, ARG_MAX_TIME, ARG_HELP,
-       ARG_N };
+       ARG_SEED, ARG_TIMEOUT, ARG_TARGET_MDE, ARG_MAX_TIME, ARG_HOST,
+       ARG_HELP, ARG_N };
 
 static const struct rcuprof_opt whatif_rows[ARG_N] = {
     RCUPROF_OPTION(RCUPROF_OPT_STRING, "variant", 0, "V", "", 0, 0,
@@ -77,6 +77,9 @@ static const struct rcuprof_opt whatif_rows[ARG_N] = {
     RCUPROF_OPTION(RCUPROF_OPT_CALLBACK, "max-time", 0, "DUR", "", 0, 0,
                    struct whatif_args, max_time, rcuprof_cmd_opt_duration,
                    "adaptive: add no block that would end after DUR (90, 15m, 1h30m) from the start"),
+    RCUPROF_OPTION(RCUPROF_OPT_STRING, "host", 0, "NAME", "local", 0, 0,
+                   struct whatif_args, host, NULL,
+                   "run every point on host NAME (rcuprof host list); a host that defers (a bundle) runs fixed blocks"),
     RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 0, "", "", 0, 0, NULL),
 };
 
@@ -428,6 +431,7 @@ int rcuprof_cmd_whatif(int argc, char **argv)
     wp.reps = a.reps;
     wp.seed = a.seed;
     wp.timeout = a.timeout;
+    wp.host = a.host;
     wp.max_time = a.max_time;
     wp.options = options;
     run_rc = rcuprof_sweep_whatif(&wp);

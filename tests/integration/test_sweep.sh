@@ -132,7 +132,7 @@ assert st == {'$B': 'timeout', '$A': 'ok'}, st
 # A driver result that is not a measurement (no op in the window): the
 # point is failed with the decoder's reason, its result kept (one rule for a
 # bad value: analysis/record.h).
-printf '#!/bin/sh\necho "{\\"schema\\":\\"rcuprof-run/1\\",\\"run\\":{\\"threads\\":1,\\"wall_ns_per_op\\":null,\\"cpu_ns_per_op\\":null}}"\n' > "$fake/rcuprof-stress-$B"
+printf '#!/bin/sh\necho "{\\"schema\\":\\"rcuprof-run/1\\",\\"build\\":{\\"driver_protocol\\":1},\\"run\\":{\\"threads\\":1,\\"wall_ns_per_op\\":null,\\"cpu_ns_per_op\\":null}}"\n' > "$fake/rcuprof-stress-$B"
 RCUPROF_BINDIR=$fake "$fake/rcuprof" sweep --variants "$A","$B" --threads 1 --reps 1 "${RUN[@]}" --out "$TMP/s6" >/dev/null 2>&1
 rc=$?
 "$PY" -c "
@@ -143,6 +143,14 @@ b = st['$B']
 assert b['status'] == 'failed' and 'not a measurement' in b['message'] and 'run.wall_ns_per_op' in b['message'] and b['result'] is not None, b
 assert st['$A']['status'] == 'ok'
 " && [ "$rc" -eq 1 ] && pass "a result that is not a measurement is a failed point, with the reason" || fail "invalid result record (exit $rc)"
+# A driver of another protocol (build.driver_protocol, rcuprof_protocol.h):
+# refused with one line, and a fresh sweep writes nothing.
+printf '#!/bin/sh\necho "{\\"schema\\":\\"rcuprof-run/1\\",\\"build\\":{\\"driver_protocol\\":99},\\"run\\":{\\"threads\\":1}}"\n' > "$fake/rcuprof-stress-$B"
+RCUPROF_BINDIR=$fake expect_error 2 "$B: the driver speaks protocol 99" "$fake/rcuprof" sweep --variants "$B" --threads 1 --reps 1 "${RUN[@]}" --out "$TMP/s7"
+[ ! -e "$TMP/s7/results.jsonl" ] && pass "a refused protocol writes no results file" || fail "s7 written"
+# --host NAME (issue 27): an unknown host is one line before anything runs.
+expect_error 2 "--host nosuch: unknown host" "$RCUPROF" sweep --variants "$A" --threads 1 --reps 1 "${RUN[@]}" --host nosuch --out "$TMP/h1"
+[ ! -e "$TMP/h1" ] && pass "an unknown host creates nothing" || fail "h1 created"
 # A failing fetch in the real driver (exit 4): failed, with the driver's message.
 RCUPROF_INJECT_FETCH_FAILURE=1 "$RCUPROF" sweep --variants "$A" --threads 1 --reps 1 "${RUN[@]}" --out "$TMP/s5" >/dev/null 2>&1
 "$PY" -c "
