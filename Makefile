@@ -39,7 +39,7 @@ demo: configure
 	@$(STAGE) demo cmake/demo.sh $(BUILD)
 
 test: build
-	@$(STAGE) ctest ctest --test-dir $(BUILD) --output-on-failure
+	@$(STAGE) ctest ctest --test-dir $(BUILD) --output-on-failure -j$(CTEST_JOBS)
 	@$(MAKE) --no-print-directory test-asan
 
 # rcuprof's own code under AddressSanitizer and UBSan: the CLI, the analysis
