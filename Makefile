@@ -31,7 +31,10 @@ configure: deps
 	    -DRCUPROF_SANITIZER_LINES=$(SANITIZER_LINES) \
 	    -DRCUPROF_VARIANTS=$(VARIANTS) $(CMAKE_ARGS)
 
+# The OpenSSL variants first, one lane per line, two lines at a time
+# (cmake/build-lines.sh), then everything else.
 build: configure
+	@$(STAGE) variants cmake/build-lines.sh $(BUILD)
 	@$(STAGE) build cmake --build $(BUILD)
 
 demo: configure

@@ -61,6 +61,11 @@ PY
 )
     names=${targets//rcuprof-stress-/}
     echo "rcuprof: demo: building rcuprof and $(echo "$targets" | wc -w) drivers: ${names//_at_/@}"
+    # their OpenSSL trees first, a line per lane (cmake/build-lines.sh;
+    # RCUPROF_BUILD_LANES=0: none, cmake --build alone)
+    if [ "${RCUPROF_BUILD_LANES:-2}" != 0 ]; then
+        "$(dirname "$0")/build-lines.sh" "$build" ${names//_at_/@}
+    fi
     cmake --build "$build" --target rcuprof $targets
     [ "$RCUPROF_DEMO_BUILD" != only ] || exit 0
 fi
