@@ -51,7 +51,7 @@ test-asan: deps
 	@$(STAGE) asan-configure cmake -S . -B $(ASAN_BUILD) -G Ninja \
 	    -DRCUPROF_BUILD_VARIANTS=OFF -DRCUPROF_SANITIZE=address,undefined $(CMAKE_ARGS)
 	@$(STAGE) asan-build cmake --build $(ASAN_BUILD)
-	@$(STAGE) asan-ctest ctest --test-dir $(ASAN_BUILD) --output-on-failure
+	@$(STAGE) asan-ctest ctest --test-dir $(ASAN_BUILD) --output-on-failure -j$(CTEST_JOBS)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

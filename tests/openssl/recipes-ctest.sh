@@ -16,7 +16,7 @@ fi
 extra=${EXTRA_CONFIG:-}
 # recipes SPEC OUT: the patched tree, then the recipes in it
 recipes() {
-    RCUPROF_PATCH_ONLY=1 "$src/cmake/build-variant.sh" "$1" "$2" 2
+    RCUPROF_PATCH_ONLY=1 "$src/cmake/build-variant.sh" "$1" "$2" 2 || return 1
     # Debug paths relative to the tree, as in cmake/build-variant.sh:
     # objects shared through ccache then never name another tree.
     EXTRA_CONFIG="$extra -ffile-prefix-map=$2/tree=." "$here/run-recipes.sh" "$2/tree"
