@@ -17,9 +17,14 @@ function(rcuprof_unit_test room name)
     LABELS "unit;${room};${T_LABELS}" SKIP_RETURN_CODE 77)
 endfunction()
 
-# rcuprof_script_test(NAME SCRIPT [LABELS l...] [NEEDS_VARIANTS])
+# rcuprof_script_test(NAME SCRIPT [LABELS l...] [NEEDS_VARIANTS] [SERIAL]
+#                     [TIMEOUT s] [COST s])
+# make test runs ctest -j2: SERIAL (RUN_SERIAL) for a test whose verdict
+# rests on measured times (nothing else runs beside it); COST (seconds,
+# about) starts the long ones first in a cold run, when ctest has no times
+# of its own yet.
 function(rcuprof_script_test name script)
-  cmake_parse_arguments(T "NEEDS_VARIANTS" "TIMEOUT" "LABELS" ${ARGN})
+  cmake_parse_arguments(T "NEEDS_VARIANTS;SERIAL" "TIMEOUT;COST" "LABELS" ${ARGN})
   if(T_NEEDS_VARIANTS AND NOT RCUPROF_BUILT_VARIANTS)
     return()
   endif()
@@ -33,5 +38,11 @@ function(rcuprof_script_test name script)
   set_tests_properties(${name} PROPERTIES
     LABELS "integration;${T_LABELS}" SKIP_RETURN_CODE 77 TIMEOUT ${timeout}
     ENVIRONMENT "RCUPROF_SRC=${CMAKE_SOURCE_DIR};RCUPROF_BUILD=${CMAKE_BINARY_DIR};RCUPROF_BINDIR=${CMAKE_BINARY_DIR}/bin;RCUPROF_VARIANTS_BUILT=${built}")
+  if(T_SERIAL)
+    set_tests_properties(${name} PROPERTIES RUN_SERIAL TRUE)
+  endif()
+  if(T_COST)
+    set_tests_properties(${name} PROPERTIES COST ${T_COST})
+  endif()
 endfunction()
 

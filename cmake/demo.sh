@@ -19,12 +19,56 @@
 #
 # Then, across OpenSSL lines: the newest line built (4.0 in the default
 # build) against 3.5, no write churn: 3.5's stock (the baseline), that
-# line's stock and its RCU variants, those built, in one adaptive sweep of
-# its own (same first stage, target and budget: the demo's measuring is
-# then at most 3 x RCUPROF_DEMO_MAX_TIME).  RCUPROF_DEMO_LINE names the
-# line (none: skip the section).
+# line's stock, its RCU variants and its lock-free cache (lockfree@4.0),
+# those built, in one adaptive sweep of its own (same first stage, target
+# and budget: the demo's measuring is then at most 3 x
+# RCUPROF_DEMO_MAX_TIME).  RCUPROF_DEMO_LINE names the line (none: skip
+# the section).
+#
+# A variant counts as built when its driver (BUILD/bin/rcuprof-stress-NAME)
+# exists.  RCUPROF_DEMO_BUILD=1 first builds rcuprof and the drivers of
+# the variants above that the build is configured for, and only those
+# (their OpenSSL trees, not every variant's, nor the tests); =only builds
+# them and stops (make demo's first stage).
 set -euo pipefail
 build=${1:-build}
+py=/usr/bin/python3
+# The cross-line section's variants on LINE, baseline first.
+xline_want() { echo "stock,stock@$1,rcu-sync@$1,rcu-nosync@$1,lockfree@$1"; }
+if [ "${RCUPROF_DEMO_BUILD:-0}" != 0 ]; then
+    # Configured variants (cmake's resolved list): the demo's, and on the
+    # newest configured line besides 3.5 its cross-line set.
+    targets=$(WANT="${RCUPROF_DEMO_VARIANTS:-stock,rcu-sync,rcu-nosync}" \
+              LINE="${RCUPROF_DEMO_LINE:-}" XWANT="$(xline_want LINE)" \
+              "$py" - "$build/variants.json" <<'PY'
+import json, os, re, sys
+d = json.load(open(sys.argv[1]))
+conf = [v["name"] for v in d["variants"] if v.get("built")]
+want = [w for w in os.environ["WANT"].split(",") if w]
+line = os.environ["LINE"]
+if not line:
+    ls = {n.split("@")[1] for n in conf if re.match(r"stock@[0-9]+[.][0-9]+$", n)} - {"3.5"}
+    ls = sorted(ls, key=lambda l: tuple(int(x) for x in l.split(".")))
+    line = ls[-1] if ls else "none"
+if line != "none":
+    want += os.environ["XWANT"].replace("@LINE", "@" + line).split(",")
+seen = []
+for w in want:
+    if w in conf and w not in seen:
+        seen.append(w)
+print(" ".join("rcuprof-stress-" + w.replace("@", "_at_") for w in seen))
+PY
+)
+    names=${targets//rcuprof-stress-/}
+    echo "rcuprof: demo: building rcuprof and $(echo "$targets" | wc -w) drivers: ${names//_at_/@}"
+    # their OpenSSL trees first, a line per lane (cmake/build-lines.sh;
+    # RCUPROF_BUILD_LANES=0: none, cmake --build alone)
+    if [ "${RCUPROF_BUILD_LANES:-2}" != 0 ]; then
+        "$(dirname "$0")/build-lines.sh" "$build" ${names//_at_/@}
+    fi
+    cmake --build "$build" --target rcuprof $targets
+    [ "$RCUPROF_DEMO_BUILD" != only ] || exit 0
+fi
 rcuprof="$build/bin/rcuprof"
 reps=${RCUPROF_DEMO_REPS:-8}
 threads=${RCUPROF_DEMO_THREADS:-1,2}
@@ -33,14 +77,19 @@ budget=${RCUPROF_DEMO_MAX_TIME:-150s}
 want=${RCUPROF_DEMO_VARIANTS:-stock,rcu-sync,rcu-nosync}
 ms=${RCUPROF_DEMO_MS:-300}
 out=${RCUPROF_DEMO_OUT:-$build/demo}
-py=/usr/bin/python3
 
 "$rcuprof" variants
 vjson=$("$rcuprof" variants --json)
-variants=$(printf '%s' "$vjson" | WANT="$want" "$py" -c '
+# built VARIANTS_JSON: the variants whose driver is in BUILD/bin
+built_py='
 import json, os, sys
 d = json.load(sys.stdin)
-built = [n for n, v in d.items() if v.get("built") and not v.get("pending")]
+bindir = os.environ["BINDIR"]
+built = [n for n, v in d.items() if v.get("built") and not v.get("pending")
+         and os.path.exists(os.path.join(bindir, "rcuprof-stress-" + n))]
+'
+export BINDIR="${RCUPROF_BINDIR:-$build/bin}"
+variants=$(printf '%s' "$vjson" | WANT="$want" "$py" -c "$built_py"'
 want = [w for w in os.environ["WANT"].split(",") if w]
 print(",".join(w for w in want if w in built))')
 case "$variants" in
@@ -79,24 +128,19 @@ for churn in none query; do
         "sweep: EVP_MD_fetch(SHA256), own lib ctx, churn: $churn" "$baseline" "${args[@]}"
 done
 # Across lines: the newest line with a stock built, against 3.5's stock.
-line=${RCUPROF_DEMO_LINE:-$(printf '%s' "$vjson" | "$py" -c '
-import json, re, sys
-d = json.load(sys.stdin)
-ls = {n.split("@")[1] for n, v in d.items()
-      if v.get("built") and not v.get("pending") and re.match(r"stock@[0-9]+[.][0-9]+$", n)}
+line=${RCUPROF_DEMO_LINE:-$(printf '%s' "$vjson" | "$py" -c "$built_py"'
+import re
+ls = {n.split("@")[1] for n in built if re.match(r"stock@[0-9]+[.][0-9]+$", n)}
 ls = sorted(ls - {"3.5"}, key=lambda l: tuple(int(x) for x in l.split(".")))
 print(ls[-1] if ls else "none")')}
 xvariants=none
 if [ "$line" != none ]; then
-    xvariants=$(printf '%s' "$vjson" | LINE="$line" "$py" -c '
-import json, os, sys
-d = json.load(sys.stdin)
-l = os.environ["LINE"]
-want = ["stock"] + [v + "@" + l for v in ("stock", "rcu-sync", "rcu-nosync")]
-print(",".join(w for w in want if d.get(w, {}).get("built") and not d[w].get("pending")))')
+    xvariants=$(printf '%s' "$vjson" | WANT="$(xline_want "$line")" "$py" -c "$built_py"'
+want = os.environ["WANT"].split(",")
+print(",".join(w for w in want if w in built))')
     case "$xvariants" in
     stock,stock@*) ;;
-    *) echo "rcuprof: demo: no cross-line section: needs stock and stock@$line built, has '$xvariants' (configure with -DRCUPROF_VARIANTS=default, or set RCUPROF_DEMO_LINE=none)" >&2
+    *) echo "rcuprof: demo: no cross-line section: needs stock and stock@$line built, has '$xvariants' (run make demo, or set RCUPROF_DEMO_LINE=none)" >&2
        exit 1 ;;
     esac
     sweep_report lines "$xvariants" \

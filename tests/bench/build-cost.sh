@@ -11,8 +11,80 @@
 # usage: tests/bench/build-cost.sh [ONE_VARIANT [VARIANTS]]
 #   ONE_VARIANT default stock-pristine; VARIANTS (-DRCUPROF_VARIANTS of the
 #   all-variants build) default: the project's default list.
+#
+# The three figures of issue 26 (tests/bench/build-cost.md), each alone:
+#   build-cost.sh --user   (a) a user variant, stock@4.0 plus a one-file
+#                          patch, in a new build folder, from the ccache as
+#                          it is (warm): configure + its driver; goal 90 s
+#   build-cost.sh --demo   (b) a fresh clone of this clone's HEAD, `make
+#                          demo` with CCACHE_DIR an empty folder: time to
+#                          its first table, and each stage; goal 15 min
+#   build-cost.sh --test   (c) the same clone and cold ccache, `make test`:
+#                          each stage and the total; goal 45 min
+# (b) and (c) keep the downloaded OpenSSL sources (RCUPROF_CACHE): only the
+# compiler cache starts empty, as on CI with a source mirror.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
+case "${1:-}" in
+--user|--demo|--test)
+    mode=$1
+    work=$(mktemp -d /tmp/rcuprof-buildcost.XXXXXX)
+    trap 'rm -rf "$work"' EXIT
+    now() { date +%s.%N; }
+    secs() { awk "BEGIN{printf \"%.1f\", $2 - $1}"; }
+    echo "rcuprof build cost $mode, $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%Y-%m-%dT%H:%MZ), HEAD $(git -C "$src" rev-parse --short HEAD)"
+    if [ "$mode" = --user ]; then
+        # The patch: one line in crypto/evp/digest.c of 4.0's pristine tree
+        # (a file the probe layer leaves alone), made here with diff.
+        cmake -S "$src" -B "$work/p" -G Ninja -DRCUPROF_VARIANTS=stock-pristine@4.0 \
+            -DRCUPROF_USER_VARIANTS="$work/none.json" > "$work/p.log" 2>&1 \
+            || { tail -3 "$work/p.log"; exit 1; }
+        tree=$(awk -F'\t' '$1=="tree"{print $2}' "$work/p/variants/stock-pristine@4.0/spec")
+        mkdir -p "$work/a/crypto/evp" "$work/b/crypto/evp"
+        cp "$tree/crypto/evp/digest.c" "$work/a/crypto/evp/"
+        sed '0,/^#include/s//static const int rcuprof_bench_user_change = 1;\n#include/' \
+            "$tree/crypto/evp/digest.c" > "$work/b/crypto/evp/digest.c"
+        (cd "$work" && diff -u a/crypto/evp/digest.c b/crypto/evp/digest.c > "$work/user.patch") || true
+        [ -s "$work/user.patch" ] || { echo "no patch made from $tree/crypto/evp/digest.c"; exit 1; }
+        printf '{"variants": {"bench-user": {"base": "stock@4.0", "patches": ["%s"]}}}\n' \
+            "$work/user.patch" > "$work/uv.json"
+        t0=$(now)
+        cmake -S "$src" -B "$work/u" -G Ninja -DRCUPROF_VARIANTS=bench-user@4.0 \
+            -DRCUPROF_USER_VARIANTS="$work/uv.json" > "$work/u.log" 2>&1 \
+            || { tail -3 "$work/u.log"; exit 1; }
+        t1=$(now)
+        cmake --build "$work/u" --target rcuprof-stress-bench-user_at_4.0 >> "$work/u.log" 2>&1 \
+            || { tail -20 "$work/u.log"; exit 1; }
+        t2=$(now)
+        echo "(a) user variant bench-user@4.0 (stock@4.0 + a one-file patch), warm ccache: $(secs "$t0" "$t2") s (configure $(secs "$t0" "$t1") s, OpenSSL and driver $(secs "$t1" "$t2") s; goal <= 90 s)"
+        grep "ccache hits" "$work/u.log" | sed 's/^/    /'
+        exit 0
+    fi
+    git clone -q "$src" "$work/clone"
+    mkdir -p "$work/ccache"
+    export CCACHE_DIR="$work/ccache"
+    target=${mode#--}
+    # Each output line stamped with the seconds since the start.
+    t0=$(date +%s)
+    set +o pipefail
+    (cd "$work/clone" && nice -n "${RCUPROF_BENCH_NICE:-10}" make "$target") 2>&1 \
+        | while IFS= read -r l; do printf '%5d %s\n' $(( $(date +%s) - t0 )) "$l"; done > "$work/make.log"
+    rc=${PIPESTATUS[0]}
+    set -o pipefail
+    [ "$rc" = 0 ] || echo "make $target FAILED (exit $rc): the figures below are not a passing run"
+    cp "$work/make.log" "/tmp/rcuprof-buildcost-$target.log" 2>/dev/null || true
+    grep -E '^ *[0-9]+ rcuprof stage ' "$work/make.log" | sed 's/^ *[0-9]* /    /'
+    total=$(tail -n 1 "$work/make.log" | awk '{print $1}')
+    if [ "$mode" = --demo ]; then
+        first=$(awk '$2 ~ /^\|/ {print $1; exit}' "$work/make.log")
+        echo "(b) first make demo, fresh clone, empty ccache: first table at ${first:-none} s, done at $total s (goal <= 900 s)"
+    else
+        echo "(c) make test, fresh clone, empty ccache: $total s ($(grep -c 'Test #' "$work/make.log" || true) tests run; goal <= 2700 s)"
+    fi
+    echo "    log: /tmp/rcuprof-buildcost-$target.log"
+    exit 0
+    ;;
+esac
 one=${1:-stock-pristine}
 list=${2:-default}
 work=$(mktemp -d /tmp/rcuprof-buildcost.XXXXXX)

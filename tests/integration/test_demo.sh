@@ -43,6 +43,17 @@ case ",$RCUPROF_VARIANTS_BUILT," in
         && grep -q "OpenSSL of each variant: stock 3\.5\..* (line 3\.5), stock@4\.0 4\.0\..* (line 4\.0)" "$TMP/out" \
         && pass "its table is printed, naming each variant's version and line" \
         || fail "cross-line table: $(sed -n '/== across lines/,$p' "$TMP/out" | head -8)"
+    # the designs side by side: 3.5's stock, 4.0's stock (sharded rwlock),
+    # its RCU stores and its lock-free cache, those built, in one table
+    want=stock
+    for v in stock@4.0 rcu-sync@4.0 rcu-nosync@4.0 lockfree@4.0; do
+        case ",$RCUPROF_VARIANTS_BUILT," in *,"$v",*) want="$want,$v" ;; esac
+    done
+    hdr="| stock (baseline) |$(echo "${want#stock,}" | sed 's/,/ | /g; s/^/ /; s/$/ |/')"
+    grep -q "^== sweep across lines: .*variants $want; threads" "$TMP/out" \
+        && sed -n '/^== across lines/,$p' "$TMP/out" | grep -qF "$hdr" \
+        && pass "cross-line sweep and table: $want" \
+        || fail "cross-line variants are not $want: $(grep -m1 'sweep across lines' "$TMP/out"); $(sed -n '/^== across lines/,$p' "$TMP/out" | grep -m1 baseline)"
     ;;
 *)
     grep -q "^== no sweep across lines" "$TMP/out" \
@@ -61,6 +72,23 @@ i = next(k for k, l in enumerate(lines) if l.startswith("A/A, rcu-nosync against
 assert re.match(r" +1 thread +[+-]\d+\.\d% \[[+-]\d+\.\d, [+-]\d+\.\d\], MDE .*: (not resolved, as it should be|RESOLVED: .*)$", lines[i + 1]), lines[i + 1]
 assert text.index("what this machine decided") < text.index("== churn: none ==")
 PY
+# make demo's build stage (RCUPROF_DEMO_BUILD=only): rcuprof and the
+# drivers of the variants the comparison uses, those configured, and no
+# other target (a stub cmake records the call).
+mkdir -p "$TMP/stub"
+printf '#!/bin/sh\necho "$*" >> "%s"\n' "$TMP/stub.log" > "$TMP/stub/cmake"
+chmod +x "$TMP/stub/cmake"
+PATH="$TMP/stub:$PATH" RCUPROF_DEMO_BUILD=only RCUPROF_BUILD_LANES=0 bash "$DEMO" "$BUILD" > "$TMP/b.out" 2>&1 || fail "demo build stage: $(cat "$TMP/b.out")"
+want=$("$PY" - "$BUILD/variants.json" <<'PY'
+import json, sys
+conf = [v["name"] for v in json.load(open(sys.argv[1]))["variants"] if v.get("built")]
+demo = ["stock", "rcu-sync", "rcu-nosync", "stock@4.0", "rcu-sync@4.0", "rcu-nosync@4.0", "lockfree@4.0"]
+print(" ".join(["rcuprof"] + ["rcuprof-stress-" + v.replace("@", "_at_") for v in demo if v in conf]))
+PY
+)
+[ "$(cat "$TMP/stub.log" 2>/dev/null)" = "--build $BUILD --target $want" ] \
+    && pass "make demo builds only: $want" \
+    || fail "make demo's build: '$(cat "$TMP/stub.log" 2>/dev/null)', wanted '--build $BUILD --target $want'"
 # Bad input: no two of the wanted variants built.
 RCUPROF_DEMO_VARIANTS=stock,no-such-variant bash "$DEMO" "$BUILD" > "$TMP/bad.out" 2> "$TMP/bad.err"
 rc=$?

@@ -218,13 +218,15 @@ if grep -q "stock-pristine@4.0" <<< "$RCUPROF_VARIANTS_BUILT"; then
     esac
     # A real tree of a line with no series: a copy of 4.0's pristine tree
     # whose VERSION.dat says 4.1 (a development tree).  stock-pristine@4.1
-    # builds (mostly ccache hits of stock-pristine@4.0) and runs.
+    # builds (mostly ccache hits of stock-pristine@4.0) and runs: its driver
+    # only, run by this build's rcuprof (the same CLI: not compiled twice)
+    # with the 4.1 build's bin and variants.json.
     t40=$(awk -F'\t' '$1=="tree"{print $2}' "$RCUPROF_BUILD/variants/stock-pristine@4.0/spec")
     cp -a "$t40" "$TMP/t41real" && rm -f "$TMP/t41real/.rcuprof-complete"
     sed -i 's/^MINOR=.*/MINOR=1/; s/^PATCH=.*/PATCH=0/' "$TMP/t41real/VERSION.dat"
     if configure b41 -DOPENSSL_SOURCE_DIR="$TMP/t41real" \
-       && cmake --build "$TMP/b41" --target rcuprof rcuprof-stress-stock-pristine_at_4.1 >> "$TMP/b41.log" 2>&1; then
-        if RCUPROF_BINDIR="$TMP/b41/bin" "$TMP/b41/bin/rcuprof" run --variant stock-pristine@4.1 -n 1 --duration-ms 50 --warmup-ms 10 --json > "$TMP/r41.json" 2> "$TMP/r41.err"; then
+       && cmake --build "$TMP/b41" --target rcuprof-stress-stock-pristine_at_4.1 >> "$TMP/b41.log" 2>&1; then
+        if RCUPROF_BINDIR="$TMP/b41/bin" "$RCUPROF" run --variant stock-pristine@4.1 -n 1 --duration-ms 50 --warmup-ms 10 --json > "$TMP/r41.json" 2> "$TMP/r41.err"; then
             got=$("$PY" -c 'import json,sys; b=json.load(open(sys.argv[1]))["build"]; print(b["variant"], b["line"], b["openssl_version"])' "$TMP/r41.json")
             [ "$got" = "stock-pristine@4.1 4.1 4.1.0" ] && pass "a 4.1 tree: stock-pristine@4.1 builds and runs ($got)" \
                 || fail "stock-pristine@4.1 result build: $got"
@@ -232,7 +234,7 @@ if grep -q "stock-pristine@4.0" <<< "$RCUPROF_VARIANTS_BUILT"; then
             fail "run --variant stock-pristine@4.1: $(cat "$TMP/r41.err")"
         fi
         expect_error 2 "variant 'stock@4.1' has no patch series for OpenSSL 4.1 yet (OpenSSL 4.1 has: stock-pristine@4.1)" \
-            env RCUPROF_BINDIR="$TMP/b41/bin" "$TMP/b41/bin/rcuprof" run --variant stock@4.1 -n 1
+            env RCUPROF_BINDIR="$TMP/b41/bin" "$RCUPROF" run --variant stock@4.1 -n 1
     else
         fail "build stock-pristine@4.1: $(grep -m3 -E 'rcuprof|FAILED|rror' "$TMP/b41.log")"
     fi
