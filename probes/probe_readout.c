@@ -596,6 +596,7 @@ static json_t *measured_store_json(const struct rcuprof_probe_readout *p)
  * providers).  null on a layer without these counters (RCUPROF_PROBES_OPS).
  */
 static json_t *shared_ops_json(const struct rcuprof_probes_counters *sum,
+                               const struct rcuprof_probes_counters *proc,
                                const struct rcuprof_run_view *run,
                                unsigned nthreads)
 {
@@ -630,9 +631,19 @@ static json_t *shared_ops_json(const struct rcuprof_probes_counters *sum,
     json_object_set_new(j, "refcount_ops_per_op",
                         ratio(sum->ops.ref_ups + sum->ops.ref_downs, ops, 1));
     json_object_set_new(j, "shared_rmw_per_op", ratio(rmw, ops, 1));
+    /* every thread since the probes went on (set-up, warm-up, writers) */
+    for (i = 0, rcu = 0; i < RCUPROF_PROBES_MAX_LOCKS; i++)
+        rcu += proc->rcu[i].acquisitions;
+    json_object_set_new(j, "process", json_pack("{s:I, s:I, s:I, s:I, s:I}",
+        "rwlock_reads", (json_int_t)proc->ops.rwlock_reads,
+        "rcu_reads", (json_int_t)rcu,
+        "write_locks", (json_int_t)proc->ops.rwlock_writes,
+        "ref_ups", (json_int_t)proc->ops.ref_ups,
+        "ref_downs", (json_int_t)proc->ops.ref_downs));
     return j;
 #else
     (void)sum;
+    (void)proc;
     (void)run;
     (void)nthreads;
     return json_null();
@@ -687,7 +698,7 @@ static json_t *hook_to_json(struct rcuprof_tool *tool,
     json_object_set_new(j, "sum", counters_json(p, &sum));
     json_object_set_new(j, "process", counters_json(p, &proc));
     json_object_set_new(j, "summary", summary_json(p, &sum, &proc));
-    json_object_set_new(j, "shared_ops", shared_ops_json(&sum, run, p->nthreads));
+    json_object_set_new(j, "shared_ops", shared_ops_json(&sum, &proc, run, p->nthreads));
     json_object_set_new(json_object_get(j, "summary"), "store",
                         measured_store_json(p));
     return j;
