@@ -80,7 +80,7 @@ PY
     fi
 done
 
-# 4. rcuprof run prints the line, with the JSON's figures
+# 4. rcuprof run prints the line (its format; the figures are checked above)
 v=${probed# }; v=${v%% *}
 "$RCUPROF" run --variant "$v" --threads 1 --duration-ms 200 --rtt off > "$TMP/run.txt" 2>&1 \
     && grep -qE '^per op +[0-9.]+ read locks \([0-9.]+ rwlock, [0-9.]+ RCU\), [0-9.]+ refcount RMWs \([0-9.]+ up, [0-9.]+ down\), [0-9.]+ write locks: [0-9.]+ shared-line RMWs \(counted by the probes\)$' "$TMP/run.txt" \
