@@ -252,14 +252,27 @@ static json_t *shards_json(const shard_counts *sh)
         return json_null();
     a = json_array();
     for (i = 0; i < RCUPROF_STORE_SHARDS; i++)
-        json_array_append_new(a, json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:I}",
+    {
+        json_t *o = json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:I}",
             "shard", (int)i,
             "rwlock_reads", (json_int_t)sh[i].rwlock_reads,
             "rcu_reads", (json_int_t)sh[i].rcu_reads,
             "write_locks", (json_int_t)sh[i].write_locks,
             "cache_gets", (json_int_t)sh[i].cache_gets,
             "cache_misses", (json_int_t)sh[i].cache_misses,
-            "cache_sets", (json_int_t)sh[i].cache_sets));
+            "cache_sets", (json_int_t)sh[i].cache_sets);
+#ifdef RCUPROF_PROBES_OPS
+        /* the lock-free cache's walk (0 on the other stores: no walk) */
+        json_object_set_new(o, "list_nodes",
+                            json_integer((json_int_t)sh[i].list_nodes));
+        json_object_set_new(o, "nodes_per_lookup",
+                            ratio(sh[i].list_nodes, sh[i].cache_gets, 1));
+#else
+        json_object_set_new(o, "list_nodes", json_null());
+        json_object_set_new(o, "nodes_per_lookup", json_null());
+#endif
+        json_array_append_new(a, o);
+    }
     return a;
 #else
     (void)sh;
@@ -385,6 +398,10 @@ static void add_into(struct rcuprof_probes_counters *d,
     for (i = 0; i < sizeof(d->measured_store) / 8; i++)
         ((uint64_t *)&d->measured_store)[i]
             += ((const uint64_t *)&x->measured_store)[i];
+#ifdef RCUPROF_PROBES_OPS
+    for (i = 0; i < sizeof(d->ops) / 8; i++)
+        ((uint64_t *)&d->ops)[i] += ((const uint64_t *)&x->ops)[i];
+#endif
 #ifdef RCUPROF_STORE_SHARDS
     for (i = 0; i < sizeof(d->shard) / 8; i++)
         ((uint64_t *)d->shard)[i] += ((const uint64_t *)x->shard)[i];
@@ -570,6 +587,69 @@ static json_t *measured_store_json(const struct rcuprof_probe_readout *p)
                      "biglock", addr_json(si.biglock));
 }
 
+/*
+ * Shared-line operations per op of the workers' windows (issue 26 item 2),
+ * as the probe layer counted them, never from the design: read-lock
+ * acquisitions (rwlock reads of any CRYPTO_RWLOCK, RCU read sections of any
+ * RCU lock), write-lock acquisitions, and the reference count RMWs
+ * (CRYPTO_UP_REF / CRYPTO_DOWN_REF of the fetchable method types and
+ * providers).  null on a layer without these counters (RCUPROF_PROBES_OPS).
+ */
+static json_t *shared_ops_json(const struct rcuprof_probes_counters *sum,
+                               const struct rcuprof_probes_counters *proc,
+                               const struct rcuprof_run_view *run,
+                               unsigned nthreads)
+{
+#ifdef RCUPROF_PROBES_OPS
+    uint64_t ops = 0, rcu = 0, rd, rmw;
+    unsigned i;
+    json_t *j;
+
+    for (i = 0; run != NULL && run->ops != NULL && i < nthreads; i++)
+        ops += run->ops[i];
+    for (i = 0; i < RCUPROF_PROBES_MAX_LOCKS; i++)
+        rcu += sum->rcu[i].acquisitions;
+    rd = sum->ops.rwlock_reads + rcu;
+    /*
+     * Each read-lock acquisition is two RMWs on its lock's shared line
+     * (rwlock: the reader count's add and the unlock's; RCU: the users
+     * counter's add and sub), each reference count operation one.
+     */
+    rmw = 2 * rd + 2 * sum->ops.rwlock_writes + sum->ops.ref_ups
+          + sum->ops.ref_downs;
+    j = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+                  "ops", (json_int_t)ops,
+                  "read_locks", (json_int_t)rd,
+                  "rwlock_reads", (json_int_t)sum->ops.rwlock_reads,
+                  "rcu_reads", (json_int_t)rcu,
+                  "write_locks", (json_int_t)sum->ops.rwlock_writes,
+                  "ref_ups", (json_int_t)sum->ops.ref_ups,
+                  "ref_downs", (json_int_t)sum->ops.ref_downs);
+    json_object_set_new(j, "read_locks_per_op", ratio(rd, ops, 1));
+    json_object_set_new(j, "write_locks_per_op",
+                        ratio(sum->ops.rwlock_writes, ops, 1));
+    json_object_set_new(j, "refcount_ops_per_op",
+                        ratio(sum->ops.ref_ups + sum->ops.ref_downs, ops, 1));
+    json_object_set_new(j, "shared_rmw_per_op", ratio(rmw, ops, 1));
+    /* every thread since the probes went on (set-up, warm-up, writers) */
+    for (i = 0, rcu = 0; i < RCUPROF_PROBES_MAX_LOCKS; i++)
+        rcu += proc->rcu[i].acquisitions;
+    json_object_set_new(j, "process", json_pack("{s:I, s:I, s:I, s:I, s:I}",
+        "rwlock_reads", (json_int_t)proc->ops.rwlock_reads,
+        "rcu_reads", (json_int_t)rcu,
+        "write_locks", (json_int_t)proc->ops.rwlock_writes,
+        "ref_ups", (json_int_t)proc->ops.ref_ups,
+        "ref_downs", (json_int_t)proc->ops.ref_downs));
+    return j;
+#else
+    (void)sum;
+    (void)proc;
+    (void)run;
+    (void)nthreads;
+    return json_null();
+#endif
+}
+
 static json_t *hook_to_json(struct rcuprof_tool *tool,
                             const struct rcuprof_run_view *run)
 {
@@ -597,6 +677,7 @@ static json_t *hook_to_json(struct rcuprof_tool *tool,
         json_object_set_new(j, "sum", json_null());
         json_object_set_new(j, "process", json_null());
         json_object_set_new(j, "summary", json_null());
+        json_object_set_new(j, "shared_ops", json_null());
         return j;
     }
     memset(&sum, 0, sizeof(sum));
@@ -617,6 +698,7 @@ static json_t *hook_to_json(struct rcuprof_tool *tool,
     json_object_set_new(j, "sum", counters_json(p, &sum));
     json_object_set_new(j, "process", counters_json(p, &proc));
     json_object_set_new(j, "summary", summary_json(p, &sum, &proc));
+    json_object_set_new(j, "shared_ops", shared_ops_json(&sum, &proc, run, p->nthreads));
     json_object_set_new(json_object_get(j, "summary"), "store",
                         measured_store_json(p));
     return j;

@@ -312,6 +312,34 @@ static void print_delay(FILE *f, const json_t *d)
         fprintf(f, "own code not timed\n");
 }
 
+/*
+ * Issue 26 item 2: the shared-line operations per op the probe layer
+ * counted (probes.shared_ops), one line; nothing when the run has none
+ * (no probe layer, --probes off, or a layer without these counters).
+ */
+static void print_shared_ops(FILE *f, const json_t *p)
+{
+    const json_t *o = json_object_get(p, "shared_ops");
+
+    if (!json_is_object(o) || !json_is_number(json_object_get(o, "read_locks_per_op")))
+        return;
+    fprintf(f, "per op         %.3f read locks (%.3f rwlock, %.3f RCU), "
+            "%.3f refcount RMWs (%.3f up, %.3f down), %.3f write locks: "
+            "%.3f shared-line RMWs (counted by the probes)\n",
+            json_number_value(json_object_get(o, "read_locks_per_op")),
+            (double)json_integer_value(json_object_get(o, "rwlock_reads"))
+            / (double)json_integer_value(json_object_get(o, "ops")),
+            (double)json_integer_value(json_object_get(o, "rcu_reads"))
+            / (double)json_integer_value(json_object_get(o, "ops")),
+            json_number_value(json_object_get(o, "refcount_ops_per_op")),
+            (double)json_integer_value(json_object_get(o, "ref_ups"))
+            / (double)json_integer_value(json_object_get(o, "ops")),
+            (double)json_integer_value(json_object_get(o, "ref_downs"))
+            / (double)json_integer_value(json_object_get(o, "ops")),
+            json_number_value(json_object_get(o, "write_locks_per_op")),
+            json_number_value(json_object_get(o, "shared_rmw_per_op")));
+}
+
 void rcuprof_run_summary_print(FILE *f, const json_t *res)
 {
     const json_t *run = json_object_get(res, "run");
@@ -360,5 +388,6 @@ void rcuprof_run_summary_print(FILE *f, const json_t *res)
     print_churn(f, json_object_get(run, "churn"));
     print_delay(f, json_object_get(run, "delay"));
     print_probes(f, json_object_get(res, "probes"));
+    print_shared_ops(f, json_object_get(res, "probes"));
     print_counters(f, json_object_get(res, "counters"), run);
 }

@@ -56,6 +56,11 @@
 #include "../../probes/rcuprof_rcu_read.h"
 #include "internal/rcuprof_probes.h"
 #include "rcuprof_test_util.h"
+#if defined(__has_include)
+# if __has_include("internal/property_lockfree.h")
+#  include "internal/property_lockfree.h"  /* OSSL_METHOD_STORE_LOCKFREE */
+# endif
+#endif
 
 static char fake_prov_mem[64];
 #define FAKE_PROV ((OSSL_PROVIDER *)(void *)fake_prov_mem)
@@ -399,6 +404,38 @@ static void test_store_writes(void)
     ossl_method_store_free(store);
 }
 
+/* One fetch (and free) of an algorithm of operation |op| */
+static __attribute__((unused)) int fetch_one(OSSL_LIB_CTX *ctx, int op)
+{
+    switch (op) {
+    case OSSL_OP_DIGEST: {
+        EVP_MD *m = EVP_MD_fetch(ctx, "SHA2-256", NULL);
+
+        EVP_MD_free(m);
+        return m != NULL;
+    }
+    case OSSL_OP_CIPHER: {
+        EVP_CIPHER *m = EVP_CIPHER_fetch(ctx, "AES-128-CBC", NULL);
+
+        EVP_CIPHER_free(m);
+        return m != NULL;
+    }
+    case OSSL_OP_MAC: {
+        EVP_MAC *m = EVP_MAC_fetch(ctx, "HMAC", NULL);
+
+        EVP_MAC_free(m);
+        return m != NULL;
+    }
+    case OSSL_OP_KDF: {
+        EVP_KDF *m = EVP_KDF_fetch(ctx, "HKDF", NULL);
+
+        EVP_KDF_free(m);
+        return m != NULL;
+    }
+    }
+    return 0;
+}
+
 /* ---- shards: each shard's lock counted on its own (4.0) ---- */
 
 #ifdef RCUPROF_STORE_SHARDS
@@ -461,38 +498,6 @@ static uint64_t shard_reads(const struct rcuprof_probes_shard *b,
 # endif
 }
 
-/* One fetch (and free) of an algorithm of operation |op| */
-static int fetch_one(OSSL_LIB_CTX *ctx, int op)
-{
-    switch (op) {
-    case OSSL_OP_DIGEST: {
-        EVP_MD *m = EVP_MD_fetch(ctx, "SHA2-256", NULL);
-
-        EVP_MD_free(m);
-        return m != NULL;
-    }
-    case OSSL_OP_CIPHER: {
-        EVP_CIPHER *m = EVP_CIPHER_fetch(ctx, "AES-128-CBC", NULL);
-
-        EVP_CIPHER_free(m);
-        return m != NULL;
-    }
-    case OSSL_OP_MAC: {
-        EVP_MAC *m = EVP_MAC_fetch(ctx, "HMAC", NULL);
-
-        EVP_MAC_free(m);
-        return m != NULL;
-    }
-    case OSSL_OP_KDF: {
-        EVP_KDF *m = EVP_KDF_fetch(ctx, "HKDF", NULL);
-
-        EVP_KDF_free(m);
-        return m != NULL;
-    }
-    }
-    return 0;
-}
-
 static void test_shards(void)
 {
     static const int ops[] = { OSSL_OP_DIGEST, OSSL_OP_CIPHER, OSSL_OP_MAC,
@@ -528,6 +533,21 @@ static void test_shards(void)
                                          &a.shard[RCUPROF_STORE_KIND_EVP][j],
                                          &other);
 
+# ifdef OSSL_METHOD_STORE_LOCKFREE
+            /* the lock-free lookup: n lookups, no lock, >= 1 node each */
+            uint64_t nodes = b.shard[RCUPROF_STORE_KIND_EVP][j].list_nodes
+                             - a.shard[RCUPROF_STORE_KIND_EVP][j].list_nodes;
+
+            CHECK(gets == (j == want ? (uint64_t)n : 0) && reads == 0
+                  && (j == want ? nodes >= (uint64_t)n : nodes == 0),
+                  "%d %s fetches: shard %u has %llu lookups, %llu nodes "
+                  "visited, %llu rwlock reads; expected %d lookups and "
+                  ">= %d nodes on shard %u only, no read lock",
+                  n, names[o], j, (unsigned long long)gets,
+                  (unsigned long long)nodes, (unsigned long long)reads, n, n,
+                  want);
+            reads = gets;       /* below: the lookups stand for the reads */
+# endif
             CHECK(gets == (j == want ? (uint64_t)n : 0)
                   && (j == want ? reads >= (uint64_t)n : reads == 0)
                   && other == 0,
@@ -561,6 +581,13 @@ static void test_shards(void)
                                      &a.shard[RCUPROF_STORE_KIND_EVP][j],
                                      &other);
 
+# ifdef OSSL_METHOD_STORE_LOCKFREE
+        /* no read lock on a cached fetch: the lookups spread instead */
+        CHECK(reads == 0, "lockfree: %llu read locks on shard %u",
+              (unsigned long long)reads, j);
+        reads = b.shard[RCUPROF_STORE_KIND_EVP][j].cache_gets
+                - a.shard[RCUPROF_STORE_KIND_EVP][j].cache_gets;
+# endif
         printf(" %llu", (unsigned long long)reads);
         used += reads >= (uint64_t)n;
     }
@@ -578,6 +605,95 @@ static void test_shards(void)
 {
     printf("shards: SKIPPED (this line's method store has no shards: "
            "RCUPROF_STORE_SHARDS is 4.0's)\n");
+}
+#endif
+
+/* ---- shared-line operations per cached fetch+free (issue 26, item 2) ---- */
+
+#ifdef RCUPROF_PROBES_OPS
+static uint64_t rcu_acq(const struct rcuprof_probes_counters *c)
+{
+    uint64_t t = 0;
+    unsigned s;
+
+    for (s = 0; s < RCUPROF_PROBES_MAX_LOCKS; s++)
+        t += c->rcu[s].acquisitions;
+    return t;
+}
+
+/*
+ * n cached fetch+free of one type, and what the layer counted: the read
+ * locks and the reference count RMWs per op must be what this store's
+ * design implies, and exactly n up_refs and n down_refs where there are
+ * any (the count is the layer's; this test only bounds it).
+ */
+static void test_shared_ops(void)
+{
+    static const char *const names[] = { "digest", "cipher", "MAC", "KDF" };
+    static const int ops[] = { OSSL_OP_DIGEST, OSSL_OP_CIPHER, OSSL_OP_MAC,
+                               OSSL_OP_KDF };
+    OSSL_LIB_CTX *ctx = OSSL_LIB_CTX_new();
+    OSSL_PROVIDER *def = OSSL_PROVIDER_load(ctx, "default");
+    struct rcuprof_probes_counters a, b;
+    const uint64_t n = 500;
+    unsigned i;
+    int o;
+
+    CHECK(ctx != NULL && def != NULL, "lib ctx with default");
+    a.size = b.size = sizeof(a);
+    for (o = 0; o < 4; o++) {
+        uint64_t rw, rcu, up, down, wr;
+        /* store-owned (lockfree: digests and ciphers): no reference */
+        int owned = 0;
+
+        CHECK(fetch_one(ctx, ops[o]), "fetch a %s", names[o]); /* cache it */
+# ifdef OSSL_METHOD_STORE_LOCKFREE
+        owned = ops[o] == OSSL_OP_DIGEST || ops[o] == OSSL_OP_CIPHER;
+# endif
+        rcuprof_probes_read(&a);
+        for (i = 0; i < n; i++)
+            fetch_one(ctx, ops[o]);
+        rcuprof_probes_read(&b);
+        rw = b.ops.rwlock_reads - a.ops.rwlock_reads;
+        wr = b.ops.rwlock_writes - a.ops.rwlock_writes;
+        rcu = rcu_acq(&b) - rcu_acq(&a);
+        up = b.ops.ref_ups - a.ops.ref_ups;
+        down = b.ops.ref_downs - a.ops.ref_downs;
+        printf("shared ops: %llu cached %s fetch+free: %llu rwlock reads, "
+               "%llu RCU reads, %llu write locks, %llu up_refs, %llu "
+               "down_refs\n", (unsigned long long)n, names[o],
+               (unsigned long long)rw, (unsigned long long)rcu,
+               (unsigned long long)wr, (unsigned long long)up,
+               (unsigned long long)down);
+        CHECK(wr == 0, "%s: %llu write locks on a cached fetch", names[o],
+              (unsigned long long)wr);
+        CHECK(owned ? up == 0 && down == 0 : up == n && down == n,
+              "%s: %llu up_refs, %llu down_refs for %llu fetch+free (%s)",
+              names[o], (unsigned long long)up, (unsigned long long)down,
+              (unsigned long long)n,
+              owned ? "store-owned: expected none" : "expected one each");
+# if defined(OSSL_METHOD_STORE_LOCKFREE)
+        CHECK(rw == 0 && rcu == 0, "lockfree %s: %llu rwlock reads, %llu RCU "
+              "reads on the cached path", names[o], (unsigned long long)rw,
+              (unsigned long long)rcu);
+# elif defined(OSSL_METHOD_STORE_RCU)
+        CHECK(rcu >= n && rw == 0, "RCU store %s: %llu RCU reads (>= %llu), "
+              "%llu rwlock reads (expected 0)", names[o],
+              (unsigned long long)rcu, (unsigned long long)n,
+              (unsigned long long)rw);
+# else
+        CHECK(rw >= n && rcu == 0, "stock %s: %llu rwlock reads (>= %llu), "
+              "%llu RCU reads (expected 0)", names[o], (unsigned long long)rw,
+              (unsigned long long)n, (unsigned long long)rcu);
+# endif
+    }
+    OSSL_PROVIDER_unload(def);
+    OSSL_LIB_CTX_free(ctx);
+}
+#else
+static void test_shared_ops(void)
+{
+    printf("shared ops: SKIPPED (this layer has no RCUPROF_PROBES_OPS)\n");
 }
 #endif
 
@@ -1016,6 +1132,7 @@ int main(void)
     test_store_kinds();
     test_measured_store();
     test_shards();
+    test_shared_ops();
 #ifdef OSSL_METHOD_STORE_RCU
     test_frees_outside_biglock();
 #endif
