@@ -75,7 +75,7 @@ if ! cmake -S "$SRC" -B "$b" -G Ninja -DRCUPROF_USER_VARIANTS="$TMP/uv4.json" -D
 elif ! cmake --build "$b" --target openssl-badpatch >"$TMP/log" 2>&1; then
     # a user variant: reported in one line, and the build goes on
     fail "a user variant that fails stopped the build: $(grep -m3 rcuprof "$TMP/log")"
-elif grep -q "rcuprof: variant badpatch failed to build: patch bad.patch does not apply exactly (--fuzz=0) to crypto/property/property.c (Hunk #1 FAILED at 1., hunk @@ -1,3 +1,3 @@); other variants build on ('rcuprof variant remove badpatch' drops it)" "$TMP/log" \
+elif grep -q "rcuprof: variant badpatch failed to build: patch bad.patch does not apply exactly (--fuzz=0) to crypto/property/property.c (Hunk #1 FAILED at 1., hunk @@ -1,3 +1,3 @@): rebase it onto OpenSSL 3.5.[0-9]* or drop it from the variant; other variants build on ('rcuprof variant remove badpatch' drops it)$" "$TMP/log" \
      && [ "$(grep -c '^rcuprof: variant badpatch' "$TMP/log")" -eq 1 ]; then
     pass "bad patch: $(grep -o 'rcuprof: variant badpatch.*' "$TMP/log")"
     [ -e "$b/variants/badpatch/build.json" ] && fail "failed variant has build.json" || pass "failed variant not marked complete"
