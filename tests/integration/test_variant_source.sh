@@ -130,7 +130,9 @@ awk -F'\t' '$1=="patch"{print $2}' "$b/variants/spin@4.0/spec" | grep -q "/probe
 start=$(date +%s)
 cmake --build "$b" --target rcuprof-stress-base_at_4.0 > "$TMP/b1.log" 2>&1
 t1=$(( $(date +%s) - start ))
-echo "figure: user variant base@4.0 (4.0 source at a git ref + the probe layer) to its driver, warm ccache: $t1 s ($(grep -o 'ccache hits [0-9]* of [0-9]*' "$TMP/b1.log"); load average $(cut -d' ' -f1-3 /proc/loadavg))"
+# (a driver's store.c depends on every variant's build.json, src/CMakeLists.txt:
+# this builds base, spin and mine, the one broken stopping at its patch)
+echo "figure: the user variants base, spin, mine @4.0 (4.0 source at git refs or a patch, + the probe layer) to base's driver, warm ccache: $t1 s (per variant: $(grep -o 'ccache hits [0-9]* of [0-9]*' "$TMP/b1.log" | paste -sd,); load average $(cut -d' ' -f1-3 /proc/loadavg))"
 if cmake --build "$b" > "$TMP/build.log" 2>&1; then
     pass "cmake --build succeeds with a broken user variant"
 else
@@ -146,9 +148,11 @@ for v in base spin mine; do
 done
 [ -e "$b/bin/rcuprof-stress-broken@4.0" ] && fail "broken@4.0 has a driver" || pass "broken@4.0 has no driver"
 RB=$b/bin/rcuprof
-grep -q '^broken@4.0 *failed ' <<< "$(RCUPROF_VARIANTS_FILE= "$RB" variants)" \
-    && pass "variants says broken@4.0 failed" || fail "variants: $(RCUPROF_VARIANTS_FILE= "$RB" variants | grep broken)"
-RCUPROF_VARIANTS_FILE= expect_error 2 "variant 'broken@4.0' failed to build (patch bad.patch" "$RB" run --variant broken@4.0
+# the test build's CLI, its drivers and its resolved list
+RBE=(env RCUPROF_VARIANTS_FILE= RCUPROF_BINDIR="$b/bin" "$RB")
+grep -q '^broken@4.0 *failed ' <<< "$("${RBE[@]}" variants)" \
+    && pass "variants says broken@4.0 failed" || fail "variants: $("${RBE[@]}" variants | grep broken)"
+expect_error 2 "variant 'broken@4.0' failed to build (patch bad.patch" "${RBE[@]}" run --variant broken@4.0
 "$b/bin/rcuprof-stress-mine@4.0" --version > "$TMP/mine.json" 2>&1
 "$b/bin/rcuprof-stress-spin@4.0" --version > "$TMP/spin.json" 2>&1
 "$PY" - "$TMP/mine.json" "$TMP/spin.json" "$(git -C "$repo" rev-parse planted)" <<'EOF' && pass "build records: git source of spin, probe layer present/absent" || fail "build records: $(head -c 600 "$TMP/spin.json")"
@@ -161,8 +165,8 @@ src = s["source"]
 assert src["kind"] == "git" and src["ref"] == "planted" and src["commit"] == sys.argv[3], src
 EOF
 # run: probes null without the layer, an object with it
-RCUPROF_VARIANTS_FILE= "$RB" run --variant mine@4.0 --threads 1 --duration-ms 50 --warmup-ms 10 --json > "$TMP/r1.json" 2>"$TMP/r1.err"
-RCUPROF_VARIANTS_FILE= "$RB" run --variant spin@4.0 --threads 1 --duration-ms 50 --warmup-ms 10 --json > "$TMP/r2.json" 2>"$TMP/r2.err"
+"${RBE[@]}" run --variant mine@4.0 --threads 1 --duration-ms 50 --warmup-ms 10 --json > "$TMP/r1.json" 2>"$TMP/r1.err"
+"${RBE[@]}" run --variant spin@4.0 --threads 1 --duration-ms 50 --warmup-ms 10 --json > "$TMP/r2.json" 2>"$TMP/r2.err"
 "$PY" - "$TMP/r1.json" "$TMP/r2.json" <<'EOF' && pass "run JSON: probes null on mine@4.0, present on spin@4.0" || fail "run JSON: $(cat "$TMP/r1.err" "$TMP/r2.err" | head -3)"
 import json, sys
 a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
@@ -171,10 +175,10 @@ assert b["probes"] is not None and b["build"]["probe_layer"] == "present"
 EOF
 
 # ---- the planted change, resolved
-RCUPROF_VARIANTS_FILE= "$RB" sweep --variants base@4.0,spin@4.0 --threads 1 --reps 6 \
+"${RBE[@]}" sweep --variants base@4.0,spin@4.0 --threads 1 --reps 6 \
     --duration-ms 100 --warmup-ms 20 --out "$TMP/sw" >"$TMP/sw.out" 2>"$TMP/sw.err" \
     || fail "sweep: $(tail -3 "$TMP/sw.err")"
-"$RB" compare "$TMP/sw/results.jsonl" --baseline base@4.0 --format json --out "$TMP/cmp.json" >/dev/null 2>"$TMP/cmp.err" \
+"${RBE[@]}" compare "$TMP/sw/results.jsonl" --baseline base@4.0 --format json --out "$TMP/cmp.json" >/dev/null 2>"$TMP/cmp.err" \
     || fail "compare: $(cat "$TMP/cmp.err")"
 "$PY" - "$TMP/cmp.json" <<'EOF' && pass "the planted spin is resolved: $(cat "$TMP/cmp.line")" || fail "compare: $(cat "$TMP/cmp.line" 2>/dev/null) $(head -c 400 "$TMP/cmp.json")"
 import json, os, sys
@@ -187,9 +191,9 @@ assert c["resolved"], c
 EOF
 
 # ---- variant remove: the next build no longer has it
-"$RB" variant remove broken >/dev/null && ! grep -q '"broken"' "$TMP/uv.json" \
+"${RBE[@]}" variant remove broken >/dev/null && ! grep -q '"broken"' "$TMP/uv.json" \
     && pass "variant remove broken" || fail "variant remove: $(cat "$TMP/uv.json")"
-expect_error 2 "'stock@4.0' is not a user variant" env RCUPROF_VARIANTS_FILE= "$RB" variant remove stock@4.0
+expect_error 2 "'stock@4.0' is not a user variant" "${RBE[@]}" variant remove stock@4.0
 cmake --build "$b" --target rcuprof > "$TMP/b3.log" 2>&1
 grep -q "rcuprof: variants to build: base@4.0, mine@4.0, spin@4.0$" "$TMP/b3.log" \
     && pass "the next build has no broken@4.0 (re-configured by itself)" || fail "after remove: $(grep 'variants to build' "$TMP/b3.log")"
