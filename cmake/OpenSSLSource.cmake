@@ -238,3 +238,38 @@ function(rcuprof_resolve_line line suite)
     _rcuprof_fail("Debian ${suite}'s openssl ${debver} is OpenSSL ${RCUPROF_TREE_VERSION}, not line ${line}: fix patches/variants.json \"lines\"")
   endif()
 endfunction()
+
+# The tree of git repository REPO at COMMIT (a user variant's --source DIR
+# --ref REF, resolved by `rcuprof variant add`), exported with git archive
+# into ${RCUPROF_CACHE_DIR}/src/git-<commit>, atomically (temp folder, then
+# renamed): the repository and its work tree are only read.  Sets TREE_VAR to
+# the tree and SHA_VAR to its content hash (kept beside it).
+function(rcuprof_git_export repo commit ref tree_var sha_var)
+  if(NOT commit MATCHES "^[0-9a-f]+$")
+    _rcuprof_fail("git source ${repo}: commit '${commit}' is not a hex object name: add the variant again with 'rcuprof variant add NAME --source ${repo} --ref ${ref}'")
+  endif()
+  set(dest "${RCUPROF_CACHE_DIR}/src/git-${commit}")
+  if(NOT EXISTS "${dest}/.rcuprof-complete")
+    string(RANDOM LENGTH 8 r)
+    set(tmp "${RCUPROF_CACHE_DIR}/src/.tmp-git-${r}")
+    file(REMOVE_RECURSE "${tmp}")
+    file(MAKE_DIRECTORY "${tmp}")
+    execute_process(
+      COMMAND git -C "${repo}" archive --format=tar "${commit}"
+      COMMAND tar -x -C "${tmp}"
+      RESULTS_VARIABLE rcs ERROR_VARIABLE err ERROR_STRIP_TRAILING_WHITESPACE)
+    if(NOT rcs MATCHES "^0;0$")
+      file(REMOVE_RECURSE "${tmp}")
+      string(REGEX REPLACE "\n.*" "" err "${err}")
+      _rcuprof_fail("cannot export commit ${commit} (ref ${ref}) of ${repo} (${err}): check the repository, or remove the variant ('rcuprof variant remove')")
+    endif()
+    rcuprof_tree_hash("${tmp}" sha)
+    file(WRITE "${tmp}/.rcuprof-sha256" "${sha}\n")
+    file(TOUCH "${tmp}/.rcuprof-complete")
+    file(REMOVE_RECURSE "${dest}")
+    file(RENAME "${tmp}" "${dest}")
+  endif()
+  file(STRINGS "${dest}/.rcuprof-sha256" sha LIMIT_COUNT 1)
+  set(${tree_var} "${dest}" PARENT_SCOPE)
+  set(${sha_var} "${sha}" PARENT_SCOPE)
+endfunction()

@@ -31,6 +31,17 @@ if(_err OR NOT _t STREQUAL "OBJECT")
 endif()
 
 set(_user "{\"variants\":{}}")
+# The user variants file always exists once configured, so it is always a
+# configure dependency: the first `rcuprof variant add` into a configured
+# tree is seen by the next `cmake --build`.
+if(NOT EXISTS "${RCUPROF_USER_VARIANTS}")
+  get_filename_component(_uvd "${RCUPROF_USER_VARIANTS}" DIRECTORY)
+  if(IS_DIRECTORY "${_uvd}")
+    file(WRITE "${RCUPROF_USER_VARIANTS}" "{\n  \"schema\": 1,\n  \"variants\": {}\n}\n")
+  else()
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${_uvd}")
+  endif()
+endif()
 if(EXISTS "${RCUPROF_USER_VARIANTS}")
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${RCUPROF_USER_VARIANTS}")
   file(READ "${RCUPROF_USER_VARIANTS}" _user)
@@ -68,6 +79,7 @@ endfunction()
 # Every definition name, project's first, in file order.
 set(_all_names "")
 set(_user_names "")
+set(_rv_tolerant_ids "")
 foreach(_which defs user)
   string(JSON _n LENGTH "${_${_which}}" variants)
   if(_n GREATER 0)
@@ -168,16 +180,24 @@ function(_rv_split ref def_out line_out)
   set(${line_out} "${l}" PARENT_SCOPE)
 endfunction()
 
-# User variants: the line of their base, or of their source tree.
+# User variants: the line of their source tree (its VERSION.dat; a git
+# source's, read at `variant add`, is its "line"), else of their base.
 foreach(_u IN LISTS _user_names)
   _rv_str("${_user}" _b variants ${_u} base)
   _rv_str("${_user}" _src variants ${_u} source)
+  _rv_str("${_user}" _rl variants ${_u} line)
+  _rv_str("${_user}" _rc variants ${_u} commit)
   set(_ul "${_default_line}")
-  if(_b)
-    _rv_split("${_b}" _bd _ul)
+  if(_src AND NOT _src STREQUAL "default" AND _rc)
+    if(NOT _rl MATCHES "^[0-9]+\\.[0-9]+$")
+      _rcuprof_fail("variant '${_u}' has a git source but no \"line\": add it again with 'rcuprof variant add ${_u} --source ${_src} --ref REF'")
+    endif()
+    set(_ul "${_rl}")
   elseif(_src AND NOT _src STREQUAL "default" AND EXISTS "${_src}/VERSION.dat")
     rcuprof_tree_info("${_src}" dir "-" "" "")
     set(_ul "${RCUPROF_TREE_LINE}")
+  elseif(_b)
+    _rv_split("${_b}" _bd _ul)
   endif()
   if(NOT _ul IN_LIST _lines)
     list(APPEND _lines "${_ul}")
@@ -186,6 +206,40 @@ foreach(_u IN LISTS _user_names)
   list(APPEND _rv_line_all_${_ul} "${_u}")
   set(_rv_user_line_${_u} "${_ul}")
 endforeach()
+
+# The patches of LAYER on LINE (its "LAYER@LINE" entry when there is one),
+# absolute, under patches/<LINE>/.
+function(_rv_layer layer line out)
+  string(JSON _lt ERROR_VARIABLE _le TYPE "${_defs}" layers "${layer}@${line}")
+  if(NOT _le)
+    set(layer "${layer}@${line}")
+  endif()
+  _rv_list("${_defs}" lp layers ${layer})
+  set(res "")
+  foreach(q IN LISTS lp)
+    list(APPEND res "${CMAKE_SOURCE_DIR}/patches/${line}/${q}")
+  endforeach()
+  set(${out} "${res}" PARENT_SCOPE)
+endfunction()
+
+# The line whose probe series a tree of LINE tries: LINE's own when its
+# stock has one, else the newest line's (a 4.1 development tree tries 4.0's).
+function(_rv_probe_line line out)
+  set(best "")
+  foreach(l IN LISTS _lines)
+    if(NOT "stock" IN_LIST _rv_line_defs_${l} OR NOT l IN_LIST _series_lines)
+      continue()
+    endif()
+    if(l STREQUAL line)
+      set(best "${l}")
+      break()
+    endif()
+    if(NOT best OR l VERSION_GREATER best)
+      set(best "${l}")
+    endif()
+  endforeach()
+  set(${out} "${best}" PARENT_SCOPE)
+endfunction()
 
 # Resolve definition NAME on LINE (following "base" for user variants) into
 #   _rv_<ID>_patches (absolute paths), _configure, _cflags, _defines,
@@ -251,6 +305,7 @@ function(_rv_resolve name line depth)
   list(APPEND conf ${own_conf})
   list(APPEND defs ${own_defs})
 
+  list(LENGTH patches nbase)   # the base's (its probe layer among them)
   # Patch entries: "@layer" expands a layer (its line's own definition,
   # "NAME@LINE" in "layers", when there is one); relative paths are under
   # patches/<LINE>/; absolute ones stay.
@@ -279,6 +334,35 @@ function(_rv_resolve name line depth)
       list(APPEND patches "${q}")
     endforeach()
   endforeach()
+
+  # A user variant: its own patches go onto the pristine tree first, the
+  # probe layer (patches/<line>/probes/) last, so a patch that applies to
+  # the pristine tree applies on a probed base too.  Without a base (a
+  # --source tree), the probe layer of its line, or of the newest line that
+  # has one.  Whether the layer then applies is checked before the build
+  # (_rv_probe_check); when it does not, the variant builds without it.
+  set(probe_patches "")
+  if(name IN_LIST _user_names)
+    if(NOT base)
+      _rv_probe_line("${line}" pline)
+      if(pline)
+        _rv_layer(probes-stock "${pline}" probe_patches)
+      endif()
+    endif()
+    set(rest "")
+    set(i 0)
+    foreach(p IN LISTS patches)
+      string(FIND "${p}" "${CMAKE_SOURCE_DIR}/patches/" pos)
+      if(i LESS nbase AND pos EQUAL 0 AND p MATCHES "/patches/[^/]+/probes/[^/]+$")
+        list(APPEND probe_patches "${p}")
+      else()
+        list(APPEND rest "${p}")
+      endif()
+      math(EXPR i "${i} + 1")
+    endforeach()
+    set(patches ${rest} ${probe_patches})
+  endif()
+  set(_rv_${id}_probe_patches "${probe_patches}" PARENT_SCOPE)
 
   foreach(k patches configure cflags defines source desc line)
     if(k STREQUAL "configure")
@@ -331,6 +415,15 @@ if("default" IN_LIST _want_in)
   endforeach()
   set(_want_in "${_wi}")
 endif()
+# Every user variant is built (adding one asks for it; `rcuprof variant
+# remove` stops it), whatever the list: the next `cmake --build` after
+# `rcuprof variant add` builds it.
+foreach(_u IN LISTS _user_names)
+  _rv_full("${_u}" "${_rv_user_line_${_u}}" _uf)
+  if(NOT _uf IN_LIST _want_in AND NOT "${_uf}@${_default_line}" IN_LIST _want_in)
+    list(APPEND _want_in "${_uf}")
+  endif()
+endforeach()
 set(_want "")       # full names
 set(_opt_names "")  # full names of option variants
 foreach(_v IN LISTS _want_in)
@@ -427,6 +520,35 @@ function(_rv_resolve_opt name)
   set(_rv_${id}_desc "${desc}" PARENT_SCOPE)
 endfunction()
 
+# Does the probe layer of user variant V (id ID) apply, after its own
+# patches, to TREE (OpenSSL VER)?  When it does not, it is dropped from
+# _rv_<ID>_patches and _rv_probe_note says so (one line, printed here and by
+# the build; the driver then reports "probes": null).  Patches only: the
+# files they touch are copied to a scratch folder (cmake/check-patches.sh).
+macro(_rv_probe_check v id tree ver)
+  set(_rv_probe_note "")
+  if(_rv_${id}_probe_patches)
+    execute_process(
+      COMMAND bash "${CMAKE_SOURCE_DIR}/cmake/check-patches.sh" "${tree}" ${_rv_${id}_patches}
+      OUTPUT_VARIABLE _pc_out RESULT_VARIABLE _pc_rc OUTPUT_STRIP_TRAILING_WHITESPACE)
+    list(LENGTH _rv_${id}_patches _pc_n)
+    list(LENGTH _rv_${id}_probe_patches _pc_np)
+    math(EXPR _pc_first "${_pc_n} - ${_pc_np} + 1")
+    if(NOT _pc_rc EQUAL 0 AND _pc_out MATCHES "^([0-9]+)\t([^\t]*)\t(.*)$"
+       AND CMAKE_MATCH_1 GREATER_EQUAL _pc_first)
+      set(_pc_patch "${CMAKE_MATCH_2}")
+      set(_pc_file "${CMAKE_MATCH_3}")
+      list(GET _rv_${id}_probe_patches 0 _pc_p0)
+      get_filename_component(_pc_ld "${_pc_p0}" DIRECTORY)
+      file(RELATIVE_PATH _pc_ld "${CMAKE_SOURCE_DIR}" "${_pc_ld}")
+      list(REMOVE_ITEM _rv_${id}_patches ${_rv_${id}_probe_patches})
+      set(_rv_${id}_probe_patches "")
+      set(_rv_probe_note "the probe layer (${_pc_ld}) does not apply to OpenSSL ${ver} after its own patches (${_pc_patch}, ${_pc_file}): built without probes, its results say \"probes\": null")
+      message(NOTICE "rcuprof: variant ${v}: ${_rv_probe_note}")
+    endif()
+  endif()
+endmacro()
+
 # Every variant of every line, then the option variants asked for.
 set(_cands "")
 foreach(_l IN LISTS _lines)
@@ -468,12 +590,30 @@ foreach(_v IN LISTS _cands)
   set(_tree "${RCUPROF_LINE_${_vl}_TREE}")
   set(_srcjson "${RCUPROF_LINE_${_vl}_SOURCE_JSON}")
   set(_ver "${RCUPROF_LINE_${_vl}_VERSION}")
+  set(_commit "")
+  if(_vb IN_LIST _user_names)
+    _rv_str("${_user}" _commit variants ${_vb} commit)
+    _rv_str("${_user}" _ref variants ${_vb} ref)
+  endif()
   if(_src AND NOT _src STREQUAL "default" AND _v IN_LIST _want)
     if(NOT IS_DIRECTORY "${_src}")
       _rcuprof_fail("variant '${_v}': source ${_src} does not exist: fix it with 'rcuprof variant add' or edit ${RCUPROF_USER_VARIANTS}")
     endif()
-    rcuprof_tree_hash("${_src}" _sha)
-    rcuprof_tree_info("${_src}" dir "${_sha}" "" "")
+    if(_commit)
+      # A git source: the tree at the commit `variant add` resolved, exported
+      # into the cache (the user's repository is only read).
+      rcuprof_git_export("${_src}" "${_commit}" "${_ref}" _gtree _sha)
+      rcuprof_tree_info("${_gtree}" git "${_sha}" "" "")
+      string(JSON RCUPROF_TREE_JSON SET "${RCUPROF_TREE_JSON}" repository "\"${_src}\"")
+      string(JSON RCUPROF_TREE_JSON SET "${RCUPROF_TREE_JSON}" ref "\"${_ref}\"")
+      string(JSON RCUPROF_TREE_JSON SET "${RCUPROF_TREE_JSON}" commit "\"${_commit}\"")
+      string(JSON RCUPROF_TREE_JSON SET "${RCUPROF_TREE_JSON}" sha256_of "\"tree contents\"")
+      string(REGEX REPLACE "\n *" "" RCUPROF_TREE_JSON "${RCUPROF_TREE_JSON}")
+      set(_src "${_gtree}")
+    else()
+      rcuprof_tree_hash("${_src}" _sha)
+      rcuprof_tree_info("${_src}" dir "${_sha}" "" "")
+    endif()
     set(_tree "${_src}")
     set(_srcjson "${RCUPROF_TREE_JSON}")
     set(_ver "${RCUPROF_TREE_VERSION}")
@@ -482,6 +622,11 @@ foreach(_v IN LISTS _cands)
     _rv_resolve_opt("${_v}")
   else()
     _rv_resolve("${_vd}" "${_vl}" 0)
+  endif()
+  set(_rv_probe_note "")
+  if(_vb IN_LIST _user_names AND _v IN_LIST _want)
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_rv_${_id}_patches})
+    _rv_probe_check("${_v}" "${_id}" "${_tree}" "${_ver}")
   endif()
 
   set(_entry "{}")
@@ -522,6 +667,16 @@ foreach(_v IN LISTS _cands)
 
   set(_dir "${CMAKE_BINARY_DIR}/variants/${_v}")
   set(_spec "name\t${_v}\ntree\t${_tree}\nline\t${_rv_${_id}_line}\nsource_json\t${_srcjson}\n")
+  if(_vb IN_LIST _user_names)
+    # A user variant: a failed build is reported in one line and blocks no
+    # other variant (build-variant.sh, cmake/variant-gate.sh).
+    string(APPEND _spec "tolerant\t1\n")
+    list(APPEND _rv_tolerant_ids "${_id}")
+    set(_rv_tolerant_dir_${_id} "${_dir}")
+    if(_rv_probe_note)
+      string(APPEND _spec "note\t${_rv_probe_note}\n")
+    endif()
+  endif()
   foreach(_k patch:patches configure:configure cflag:cflags define:defines)
     string(REPLACE ":" ";" _kv "${_k}")
     list(GET _kv 0 _key)
@@ -545,6 +700,39 @@ foreach(_v IN LISTS _cands)
   list(APPEND RCUPROF_BUILT_VARIANTS "${_id}")
   list(APPEND RCUPROF_BUILT_VARIANT_NAMES "${_v}")
 endforeach()
+
+# User variants' dependents (their driver, tests and bench programs) compile
+# and link through cmake/variant-gate.sh: nothing when the variant failed to
+# build (build-variant.sh said so in one line), and a program that does not
+# build against the variant's tree (internals it lacks) is left out in one
+# line; neither stops the build.  Set once every directory has its targets.
+function(_rv_gate_dir dir)
+  get_property(ts DIRECTORY "${dir}" PROPERTY BUILDSYSTEM_TARGETS)
+  foreach(t IN LISTS ts)
+    if(NOT t MATCHES "^(rcuprof-stress|[A-Za-z0-9_]+)-(.+)$")
+      continue()
+    endif()
+    set(tid "${CMAKE_MATCH_2}")
+    if(NOT tid IN_LIST _rv_tolerant_ids)
+      continue()
+    endif()
+    get_target_property(tt ${t} TYPE)
+    if(tt MATCHES "EXECUTABLE|LIBRARY")
+      set(g "${CMAKE_SOURCE_DIR}/cmake/variant-gate.sh ${_rv_tolerant_dir_${tid}} ${t} ")
+      set_target_properties(${t} PROPERTIES RULE_LAUNCH_COMPILE "${g}" RULE_LAUNCH_LINK "${g}")
+    endif()
+  endforeach()
+  get_property(subs DIRECTORY "${dir}" PROPERTY SUBDIRECTORIES)
+  foreach(d IN LISTS subs)
+    _rv_gate_dir("${d}")
+  endforeach()
+endfunction()
+function(_rv_gate_all)
+  _rv_gate_dir("${CMAKE_SOURCE_DIR}")
+endfunction()
+if(_rv_tolerant_ids)
+  cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL _rv_gate_all)
+endif()
 
 file(CONFIGURE OUTPUT "${CMAKE_BINARY_DIR}/variants.json" CONTENT "${_resolved}\n" @ONLY)
 string(REPLACE ";" ", " _bv "${RCUPROF_BUILT_VARIANT_NAMES}")

@@ -15,7 +15,7 @@ set -euo pipefail
 spec=$1 out=$2 jobs=${3:-2}
 me=$(readlink -f "$0")
 
-name="" tree="" line="" source_json="{}"
+name="" tree="" line="" source_json="{}" tolerant=0 note=""
 patches=() configure=() cflags=() defines=()
 while IFS=$'\t' read -r k v; do
     case "$k" in
@@ -27,15 +27,29 @@ while IFS=$'\t' read -r k v; do
     configure) configure+=("$v") ;;
     cflag) cflags+=("$v") ;;
     define) defines+=("$v") ;;
+    tolerant) tolerant=$v ;;
+    note) note=$v ;;
     "") ;;
     *) echo "rcuprof: $spec: unknown key '$k': re-run cmake" >&2; exit 1 ;;
     esac
 done < "$spec"
 
+# A user variant (spec "tolerant 1") that fails is reported in one line and
+# the build goes on: its dependents compile through cmake/variant-gate.sh,
+# which skips them; .failed keeps the recipe, so an unchanged recipe is not
+# rebuilt only to fail again.
+recipe=""
 fail() {
+    if [ "$tolerant" = 1 ] && [ "${RCUPROF_PATCH_ONLY:-0}" != 1 ]; then
+        mkdir -p "$out"
+        printf '%s\t%s\n' "$recipe" "$*" > "$out/.failed"
+        echo "rcuprof: variant $name failed to build: $*; other variants build on ('rcuprof variant remove ${name%@*}' drops it)"
+        exit 0
+    fi
     echo "rcuprof: variant $name: $*" >&2
     exit 1
 }
+trap 'fail "unexpected error (build-variant.sh line $LINENO)"' ERR
 
 [ -f "$tree/Configure" ] || fail "source tree $tree is gone: re-run cmake to fetch it again"
 
@@ -77,9 +91,16 @@ if [ -f "$out/build.json" ] && [ "$(cat "$out/.recipe" 2>/dev/null)" = "$recipe"
     echo "rcuprof: variant $name is up to date (recipe ${recipe:0:12})"
     exit 0
 fi
+if [ "$tolerant" = 1 ] && [ -f "$out/.failed" ] \
+   && [ "$(cut -f1 "$out/.failed")" = "$recipe" ]; then
+    echo "rcuprof: variant $name failed to build: $(cut -f2- "$out/.failed"); other variants build on ('rcuprof variant remove ${name%@*}' drops it)"
+    exit 0
+fi
 
 echo "rcuprof: building variant $name (recipe ${recipe:0:12})"
-rm -f "$out/build.json" "$out/.recipe"
+[ -z "$note" ] || echo "rcuprof: variant $name: $note"
+rm -f "$out/build.json" "$out/.recipe" "$out/.failed"
+rm -rf "$out/left-out"
 rm -rf "$out/tree"
 mkdir -p "$out"
 cp -a "$tree" "$out/tree"
@@ -150,7 +171,7 @@ if ! ./Configure "${configure[@]}" "${cflags[@]}" "$prefix_map" "${define_args[@
     fail "Configure failed (options: ${configure[*]} ${cflags[*]}): see $out/configure.log"
 fi
 if ! { make -j"$jobs" build_generated && make -j"$jobs" libcrypto.a; } > "$out/make.log" 2>&1; then
-    tail -n 20 "$out/make.log" >&2
+    [ "$tolerant" = 1 ] || tail -n 20 "$out/make.log" >&2
     fail "make failed: see $out/make.log"
 fi
 
@@ -163,8 +184,15 @@ if [ -n "$ccache_log" ] && [ -f "$ccache_log" ]; then
 fi
 cc_version=$(${CC:-cc} --version 2>/dev/null | head -n 1 | sed 's/"/\\"/g')
 join_json() { local first=1 x; printf '['; for x in "$@"; do [ $first = 1 ] || printf ','; first=0; printf '"%s"' "${x//\"/\\\"}"; done; printf ']'; }
+# The probe layer: present when its core patch was applied; absent says why
+# when the configure step dropped it (spec "note").
+probe_layer="\"probe_layer\":\"absent\""
+for p in "${patches[@]}"; do
+    case "$p" in */probes/0001-probes-core.patch) probe_layer="\"probe_layer\":\"present\"" ;; esac
+done
+[ -z "$note" ] || probe_layer="$probe_layer,\"probe_layer_note\":\"${note//\"/\\\"}\""
 cat > "$out/build.json.tmp" <<JSON
-{"variant":"$name","openssl_version":"$ver","line":"$line","source":$source_json,"patches":$patch_json,"configure":$(join_json "${configure[@]}"),"cflags":$(join_json "${cflags[@]}"),"defines":$(join_json "${defines[@]}"),"compiler":"$cc_version","recipe":"$recipe","patched_tree_sha256":"$tree_sha","libcrypto_sha256":"$(sha256sum libcrypto.a | cut -d' ' -f1)","tree":"${out//\"/\\\"}/tree","debug_paths":"tree-relative"}
+{"variant":"$name","openssl_version":"$ver","line":"$line","source":$source_json,"patches":$patch_json,"configure":$(join_json "${configure[@]}"),"cflags":$(join_json "${cflags[@]}"),"defines":$(join_json "${defines[@]}"),"compiler":"$cc_version","recipe":"$recipe","patched_tree_sha256":"$tree_sha","libcrypto_sha256":"$(sha256sum libcrypto.a | cut -d' ' -f1)","tree":"${out//\"/\\\"}/tree","debug_paths":"tree-relative",$probe_layer}
 JSON
 echo "$recipe" > "$out/.recipe"
 mv "$out/build.json.tmp" "$out/build.json"

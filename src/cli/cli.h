@@ -90,6 +90,15 @@ int rcuprof_variant_add_to(const char *path, json_t *known, const char *name,
                            const char *base, const char *source,
                            const char **patches, size_t npatches,
                            const char *description, char *err, size_t errlen);
+/* The same with --ref REF (source: a git repository); and variant remove. */
+int rcuprof_variant_add_ref_to(const char *path, json_t *known,
+                               const char *name, const char *base,
+                               const char *source, const char *ref,
+                               const char **patches, size_t npatches,
+                               const char *description, char *err,
+                               size_t errlen);
+int rcuprof_variant_remove_from(const char *path, const json_t *known,
+                                const char *name, char *err, size_t errlen);
 
 /* driver.c: run one measurement process. */
 /* Folder of the running executable (where the drivers live). */

@@ -20,7 +20,8 @@ static const struct cmd cmds[] = {
     { "variants", rcuprof_cmd_variants,
       "variants [--json]              list the OpenSSL variants and whether each is built" },
     { "variant", rcuprof_cmd_variant,
-      "variant add NAME --base V [--patch FILE]... | --source DIR [--description TEXT]\n"
+      "variant add NAME --base V [--patch FILE]... | --source DIR [--ref REF] [--description TEXT]\n"
+      "variant remove NAME\n"
       "                                         define a variant for a before/after question" },
     { "attribute", rcuprof_cmd_attribute,
       "attribute RESULT [--json] [--top N]  where sampled time went, inlined frames named" },
