@@ -21,6 +21,9 @@ jobs=${RCUPROF_OPENSSL_JOBS:-2}
 lanes=${RCUPROF_BUILD_LANES:-2}
 # no variants.json: a build without variants (-DRCUPROF_BUILD_VARIANTS=OFF)
 [ -f "$build/variants.json" ] || exit 0
+# absolute: build-variant.sh runs Configure inside the tree, where a
+# relative BUILD (make's default "build") would name no folder
+build=$(cd "$build" && pwd)
 
 # "LINE NAME" per configured variant, in definition order
 list=$(/usr/bin/python3 - "$build/variants.json" "$@" <<'PY'
