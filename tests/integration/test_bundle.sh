@@ -49,6 +49,22 @@ if [ "${#built[@]}" -lt 2 ]; then
     [ "$failures" -eq 0 ] || exit 1
     exit 77
 fi
+# --- The engine plans a bundle as it plans a sweep: the same --seed, the
+# same order (block, threads, variant, order) point for point. ---
+"$RCUPROF" bundle --variants "$A","$B" --threads 1,2 --blocks 3 --seed 5 \
+    --duration-ms 1 --warmup-ms 0 --out "$TMP/order.tar.gz" > /dev/null 2> "$TMP/order.err" \
+    || fail "bundle for the order: $(cat "$TMP/order.err")"
+"$RCUPROF" sweep --variants "$A","$B" --threads 1,2 --reps 3 --seed 5 \
+    --duration-ms 1 --warmup-ms 0 --out "$TMP/order-sw" > /dev/null 2> "$TMP/order.err" \
+    || fail "sweep for the order: $(cat "$TMP/order.err")"
+mkdir "$TMP/order" && tar -xzf "$TMP/order.tar.gz" -C "$TMP/order" order/plan.json \
+    || fail "order.tar.gz has no plan.json"
+bo=$($PY -c 'import json,sys; print(" ".join("%(block)d/%(threads)d/%(variant)s/%(order)d" % p for p in json.load(open(sys.argv[1]))["points"]))' "$TMP/order/order/plan.json")
+so=$($PY -c 'import json,sys; print(" ".join("%(block)d/%(threads)d/%(variant)s/%(order)d" % p for p in map(json.loads, open(sys.argv[1])) if p["type"] == "point"))' "$TMP/order-sw/results.jsonl")
+[ -n "$bo" ] && [ "$bo" = "$so" ] && pass "bundle and sweep, seed 5: the same order of $(wc -w <<< "$bo") points" \
+    || fail "seed 5: bundle order '$bo', sweep order '$so'"
+rm -rf "$TMP/order" "$TMP/order-sw" "$TMP/order.tar.gz"
+
 BUSYBOX=$(command -v busybox || true)
 if [ -z "$BUSYBOX" ] || readelf -l "$BUSYBOX" | grep -q "program interpreter"; then
     echo "SKIPPED: no static busybox (apt-get install busybox-static; make deps)"
