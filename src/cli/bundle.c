@@ -1,19 +1,19 @@
 /*
  * `rcuprof bundle` and the bundle executor (bundle.h).
  *
- * The executor records instead of running: run() appends each
- * measurement to the plan and returns RCUPROF_EXEC_DEFERRED.  Until the
- * experiment engine (issue 27, item 1) is merged, the plan is built here
- * from sweep's options by the same rule as sweep's (docs/interfaces.md,
- * section 7: blocks, thread counts ascending, the variants shuffled per
- * thread count from the recorded seed, one splitmix64 stream), with fixed
- * blocks: adaptive stopping needs the controller beside the runs to add
- * blocks, and a bundle runs where nothing can reach.  The engine's plan
- * builder replaces bundle_plan() at merge.
+ * The executor records instead of running: run(), called by the
+ * experiment engine (experiment.h), appends the measurement with the point
+ * in flight (rcuprof_exp_current) to the plan and returns
+ * RCUPROF_EXEC_DEFERRED.  `rcuprof bundle` is a plan builder over the
+ * engine with sweep's cells (a group per thread count, the variants
+ * shuffled in each from the seed), so a --seed gives sweep's order; blocks
+ * are fixed: adaptive stopping needs the controller beside the runs to
+ * add blocks, and a bundle runs where nothing can reach.
  */
 #define _GNU_SOURCE
 #include "bundle.h"
 #include "cli.h"
+#include "experiment.h"
 #include "pack.h"
 #include "rcuprof_protocol.h"
 #include "results.h"
@@ -52,9 +52,8 @@ struct bundle_exec {
     size_t planlen;
     FILE *planf;
     json_t *points;
-    unsigned seq;
-    int next_set;
-    unsigned next_block, next_order;
+    json_t *header;             /* the engine's, from the first run() */
+    unsigned seq;               /* points recorded */
     double timeout;
 };
 
@@ -115,13 +114,21 @@ static void sh_quote(FILE *f, const char *s)
     fputc('\'', f);
 }
 
+static unsigned line_uint(const json_t *line, const char *key)
+{
+    return (unsigned)json_integer_value(json_object_get(line, key));
+}
+
+/* Only inside the engine's run: the point in flight gives the cell. */
 static enum rcuprof_exec_rc bx_run(struct rcuprof_executor *x,
                                    char *const argv[], double timeout_s,
                                    struct rcuprof_driver_result *r)
 {
     struct bundle_exec *b = x->priv;
     struct bundle_variant *v = NULL;
-    unsigned threads = 1, block = 0, order = 0;
+    const json_t *line = NULL;
+    const struct rcuprof_experiment *e = rcuprof_exp_current(&line);
+    unsigned threads, block, order, seq;
     json_t *av, *pt;
     size_t i;
 
@@ -129,28 +136,26 @@ static enum rcuprof_exec_rc bx_run(struct rcuprof_executor *x,
     for (i = 0; i < b->nv; i++)
         if (strcmp(b->v[i].drv, argv[0]) == 0)
             v = &b->v[i];
-    if (v == NULL || b->planf == NULL)
-        return RCUPROF_EXEC_ERROR;      /* not prepared */
-    if (b->next_set) {
-        block = b->next_block;
-        order = b->next_order;
-        b->next_set = 0;
-    }
+    if (v == NULL || b->planf == NULL || e == NULL || line == NULL)
+        return RCUPROF_EXEC_ERROR;      /* not prepared, or no point */
+    block = line_uint(line, "block");
+    threads = line_uint(line, "threads");
+    order = line_uint(line, "order");
+    seq = line_uint(line, "seq");
+    if (b->header == NULL && e->header != NULL)
+        b->header = json_incref(e->header);
     av = json_array();
-    for (i = 1; argv[i] != NULL; i++) {
-        if (strncmp(argv[i], "--threads=", 10) == 0)
-            threads = (unsigned)strtoul(argv[i] + 10, NULL, 10);
+    for (i = 1; argv[i] != NULL; i++)
         json_array_append_new(av, json_string(argv[i]));
-    }
     if (timeout_s > b->timeout)
         b->timeout = timeout_s;
-    pt = json_pack("{s:i, s:i, s:i, s:s, s:i, s:s, s:o}", "seq", (int)b->seq,
+    pt = json_pack("{s:i, s:i, s:i, s:s, s:i, s:s, s:o}", "seq", (int)seq,
                    "block", (int)block, "threads", (int)threads,
                    "variant", v->variant, "order", (int)order,
                    "pack", v->id, "argv", av);
     if (pt == NULL || json_array_append_new(b->points, pt) != 0)
         return RCUPROF_EXEC_ERROR;
-    fprintf(b->planf, "%u %s %u %s %u", b->seq, v->id, block + 1, v->variant,
+    fprintf(b->planf, "%u %s %u %s %u", seq, v->id, block + 1, v->variant,
             threads);
     for (i = 1; argv[i] != NULL; i++) {
         fputc(' ', b->planf);
@@ -175,6 +180,7 @@ static void bx_close(struct rcuprof_executor *x)
         fclose(b->planf);
     free(b->plan);
     json_decref(b->points);
+    json_decref(b->header);
     free(b);
 }
 
@@ -208,16 +214,6 @@ struct rcuprof_executor *rcuprof_executor_bundle(const char *root, char *err,
     b->x.close = bx_close;
     b->x.priv = b;
     return &b->x;
-}
-
-void rcuprof_bundle_next_point(struct rcuprof_executor *x, unsigned block,
-                               unsigned order)
-{
-    struct bundle_exec *b = x->priv;
-
-    b->next_set = 1;
-    b->next_block = block;
-    b->next_order = order;
 }
 
 static int write_in(const char *root, const char *name, const void *data,
@@ -282,7 +278,9 @@ int rcuprof_bundle_finish(struct rcuprof_executor *x, const json_t *header,
     size_t i;
     int rc = -1;
 
-    if (fflush(b->planf) != 0 || packs == NULL)
+    if (header == NULL)
+        header = b->header;
+    if (fflush(b->planf) != 0 || packs == NULL || header == NULL)
         goto nomem;
     bundle_dedupe(b);
     for (i = 0; i < b->nv; i++)
@@ -470,50 +468,103 @@ int rcuprof_run_tar(char *const argv[], char *err, size_t errlen)
     return rc;
 }
 
-/*
- * The plan, by sweep's rule (docs/interfaces.md, section 7), fixed
- * blocks: each point prepared and handed to the executor with its cell.
- */
-static int bundle_plan(struct rcuprof_executor *x, char **variants,
-                       char drv[][PATH_MAX], size_t nv, const unsigned *th,
-                       size_t nt, unsigned blocks, uint64_t seed,
-                       const json_t *options, double timeout)
+/* ---- the plan builder: sweep's cells, the engine's plan ---- */
+
+struct bundle_plan {
+    char **variants;
+    char (*drv)[PATH_MAX];
+    size_t nv;
+    const unsigned *threads;
+    const json_t *options;
+};
+
+/* cell = thread index x variants + variant (sweep's). */
+static void pl_driver(void *ctx, size_t cell, const char **variant,
+                      const char **drv)
 {
-    size_t perm[BUNDLE_VARIANTS_MAX], i, j;
-    uint64_t st = seed;
-    unsigned b;
+    const struct bundle_plan *bp = ctx;
 
-    for (b = 0; b < blocks; b++) {
-        for (i = 0; i < nt; i++) {
-            for (j = 0; j < nv; j++)
-                perm[j] = j;
-            rcuprof_rand_shuffle(perm, nv, &st);
-            for (j = 0; j < nv; j++) {
-                char *av[64];
-                json_t *o = json_deep_copy(options);
-                struct rcuprof_driver_result r;
-                int n;
+    *variant = bp->variants[cell % bp->nv];
+    *drv = bp->drv[cell % bp->nv];
+}
 
-                if (o == NULL || json_object_set_new(o, "threads",
-                                        json_sprintf("%u", th[i])) != 0) {
-                    json_decref(o);
-                    return -1;
-                }
-                n = rcuprof_driver_argv(drv[perm[j]], o, av, 62);
-                json_decref(o);
-                if (n < 0)
-                    return -1;
-                rcuprof_bundle_next_point(x, b, (unsigned)j);
-                n = x->run(x, av, timeout, &r) == RCUPROF_EXEC_DEFERRED
-                    ? 0 : -1;
-                rcuprof_driver_argv_free(av);
-                if (n != 0)
-                    return -1;
-            }
-        }
+static int pl_argv(void *ctx, const struct rcuprof_exp_point *p, char **av,
+                   size_t cap)
+{
+    const struct bundle_plan *bp = ctx;
+    json_t *o = json_deep_copy(bp->options);
+    int n;
+
+    if (o == NULL || json_object_set_new(o, "threads", json_sprintf("%u",
+                                   bp->threads[p->cell / bp->nv])) != 0) {
+        json_decref(o);
+        return -1;
     }
-    (void)variants;
-    return 0;
+    n = rcuprof_driver_argv(bp->drv[p->cell % bp->nv], o, av, cap);
+    json_decref(o);
+    return n;
+}
+
+/* The point's line, as sweep's (run() records its cell from it). */
+static json_t *pl_line(void *ctx, const struct rcuprof_exp_point *p)
+{
+    const struct bundle_plan *bp = ctx;
+
+    return json_pack("{s:s, s:i, s:i, s:s, s:i, s:i}", "type", "point",
+                     "block", (int)p->block,
+                     "threads", (int)bp->threads[p->cell / bp->nv],
+                     "variant", bp->variants[p->cell % bp->nv],
+                     "order", (int)p->order, "seq", (int)p->seq);
+}
+
+/*
+ * Every point of the plan to the bundle executor x through the engine,
+ * fixed blocks.  The engine runs in file mode (a path in the stage that
+ * is never made: every point defers) so run() gets each point's line and
+ * the header.  0, or an exit code after its one line.
+ */
+static int bundle_plan_run(struct rcuprof_executor *x, const char *stage,
+                           struct bundle_plan *bp, size_t nt,
+                           unsigned blocks, uint64_t seed, json_t *hdr,
+                           double timeout)
+{
+    struct rcuprof_experiment e;
+    char path[PATH_MAX + 32];
+    size_t *group = calloc(nt * bp->nv + 1, sizeof(*group)), i;
+    int rc;
+
+    if (group == NULL) {
+        rcuprof_err("bundle: out of memory");
+        return RCUPROF_ERR_SYSTEM;
+    }
+    for (i = 0; i < nt * bp->nv; i++)
+        group[i] = i / bp->nv;
+    snprintf(path, sizeof(path), "%s/engine.jsonl", stage);
+    rcuprof_exp_init(&e, "bundle");
+    e.exec = x;
+    e.ncells = nt * bp->nv;
+    e.ngroups = nt;
+    e.group = group;
+    e.reps = e.blocks_max = blocks;
+    e.seed = seed;
+    e.timeout_s = timeout;
+    e.progress = -1;            /* silent: nothing runs here */
+    e.dir = stage;
+    e.path = path;
+    e.header = hdr;
+    e.ctx = bp;
+    e.driver = pl_driver;
+    e.argv = pl_argv;
+    e.line = pl_line;
+    rc = rcuprof_exp_run(&e);
+    if (rc == RCUPROF_OK && e.ndeferred != e.nplan) {
+        rcuprof_err("bundle: %zu of %zu points recorded", e.ndeferred,
+                    e.nplan);
+        rc = RCUPROF_ERR_SYSTEM;
+    }
+    rcuprof_exp_free(&e);
+    free(group);
+    return rc;
 }
 
 /*
@@ -738,10 +789,18 @@ int rcuprof_cmd_bundle(int argc, char **argv)
             goto out;
         }
     }
-    if (bundle_plan(x, variants, drv, nv, threads, nt, a.blocks, seed,
-                    options, (double)a.timeout) != 0
-        || rcuprof_bundle_finish(x, hdr, id, sizeof(id), err,
-                                 sizeof(err)) != 0) {
+    {
+        struct bundle_plan bp = { variants, drv, nv, threads, options };
+
+        err[0] = '\0';
+        if ((rc = bundle_plan_run(x, stage, &bp, nt, a.blocks, seed, hdr,
+                                  (double)a.timeout)) != 0) {
+            ret = rc;
+            goto out;
+        }
+    }
+    if (rcuprof_bundle_finish(x, hdr, id, sizeof(id), err,
+                              sizeof(err)) != 0) {
         rcuprof_err("bundle: %s", err[0] ? err : "out of memory");
         ret = RCUPROF_ERR_SYSTEM;
         goto out;

@@ -28,22 +28,16 @@
  * The bundle executor, staging into the new folder root (must not exist).
  * prepare() packs a variant's driver into root/packs; run() appends the
  * measurement (variant and pack of argv[0], argv without argv[0], the
- * point) to the plan and returns RCUPROF_EXEC_DEFERRED: nothing runs
- * here, there is no result.  NULL after one line in err.
+ * point in flight, rcuprof_exp_current) to the plan and returns
+ * RCUPROF_EXEC_DEFERRED: nothing runs here, there is no result.  Outside
+ * an experiment engine's run, run() refuses (RCUPROF_EXEC_ERROR): a
+ * point needs its cell.  NULL after one line in err.
  */
 struct rcuprof_executor *rcuprof_executor_bundle(const char *root, char *err,
                                                  size_t errlen);
 /*
- * The cell of the next run() (the plan builder calls it before each run):
- * block (0-based), order among the variants of its block and thread
- * count.  Without it, run() records block 0, order 0 and the thread count
- * of argv's --threads.
- */
-void rcuprof_bundle_next_point(struct rcuprof_executor *x, unsigned block,
-                               unsigned order);
-/*
  * Write run.sh, plan.txt, plan.json (with header, the results header
- * import writes) and BUNDLE_ID into root; the bundle's id into id
+ * import writes; NULL: the engine's, e->header) and BUNDLE_ID into root; the bundle's id into id
  * (RCUPROF_BUNDLE_IDLEN + 1).  0, or -1 after one line in err.
  */
 int rcuprof_bundle_finish(struct rcuprof_executor *x, const json_t *header,

@@ -192,7 +192,7 @@ static const struct rcuprof_opt explain_rows[ARG_N] = {
                    struct explain_args, threads, opt_pin, NULL),
     RCUPROF_OPTION(RCUPROF_OPT_STRING, "host", 0, "NAME", "local", 0, 0,
                    struct explain_args, host, NULL,
-                   "run every measurement on host NAME (rcuprof host list)"),
+                   "only local: explain plans its placements on this machine's topology, so run it on the host itself (another NAME is refused)"),
     RCUPROF_OPTION_BARE(RCUPROF_OPT_ACTION, "help", 0, "", "", 0, 0, NULL),
 };
 
@@ -850,6 +850,50 @@ static int parse_whatif(struct explain *x, const char *sites,
 }
 
 /*
+ * explain measures on this machine: a results file whose points ran
+ * elsewhere (a `host` of kind "bundle" or "ssh", section 7.2/7.3) would be
+ * explained by cells re-run here.  0, or -1 after its one line.
+ */
+static int refuse_remote_results(char *const *files, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        FILE *f = fopen(files[i], "r");
+        char *line = NULL;
+        size_t cap = 0;
+        int bad = 0;
+
+        if (f == NULL)
+            continue;           /* the loader names what is wrong */
+        while (!bad && getline(&line, &cap, f) > 0) {
+            json_t *j, *h;
+            const char *kind;
+
+            if (strstr(line, "\"kind\"") == NULL)
+                continue;
+            j = json_loads(line, 0, NULL);
+            h = json_object_get(j, "host");
+            kind = json_string_value(json_object_get(h, "kind"));
+            if (kind != NULL && (strcmp(kind, "bundle") == 0
+                                 || strcmp(kind, "ssh") == 0)) {
+                const char *nm = json_string_value(json_object_get(h, "name"));
+
+                rcuprof_err("explain: %s: its points ran on %s host %s, and explain re-runs cells on this machine: run rcuprof explain on that machine itself",
+                            files[i], kind, nm != NULL ? nm : "?");
+                bad = 1;
+            }
+            json_decref(j);
+        }
+        free(line);
+        fclose(f);
+        if (bad)
+            return -1;
+    }
+    return 0;
+}
+
+/*
  * Parse: explain's options, the driver's (x->cli_opts), the results files
  * and the listed counts.  0, -1 for --help (printed), or an exit code.
  */
@@ -896,6 +940,16 @@ static int explain_parse(int argc, char **argv, struct explain *x)
     x->host_name = a.host;
     x->files = argv + first;
     x->nfiles = (size_t)(argc - first);
+    /* Its placements, CPU pairs, PMU events and delay sites are planned on
+     * this machine's topology (hwloc here); a host record has counts only,
+     * not the CPU numbering pairs and pins need. */
+    if (a.host != NULL && strcmp(a.host, "local") != 0) {
+        rcuprof_err("explain: --host %s: explain plans its placements, CPU pairs and probes on this machine's topology, not the host's: run rcuprof explain on %s itself",
+                    a.host, a.host);
+        return RCUPROF_ERR_USAGE;
+    }
+    if (refuse_remote_results(x->files, x->nfiles) != 0)
+        return RCUPROF_ERR_USAGE;
     if (x->nfiles == 0 && a.threads == NULL) {
         rcuprof_err("explain: give results files of rcuprof sweep or --threads LIST: see 'rcuprof explain --help'");
         return RCUPROF_ERR_USAGE;

@@ -28,6 +28,12 @@ expect_error 2 "--threads" "$RCUPROF" bundle --variants "$A","$B" --threads 4-1 
 expect_error 2 "repeated" "$RCUPROF" bundle --variants "$A","$A" --threads 1 --blocks 2 --out "$TMP/b.tar.gz"
 expect_error 2 "give what run.sh wrote and --out DIR" "$RCUPROF" import "$TMP"
 expect_error 2 "not what an rcuprof bundle's run.sh wrote" "$RCUPROF" import "$TMP" --out "$TMP/imp0"
+# explain re-runs cells on this machine and plans them on its topology:
+# refused over a host, and on points another machine ran (a bundle's).
+expect_error 2 "explain: --host far: explain plans its placements" "$RCUPROF" explain --host far --threads 1,2 --out "$TMP/ex0"
+printf '%s\n' '{"type":"header"}' '{"type":"point","block":0,"host":{"name":"box","kind":"bundle","bundle":"0123456789abcdef"}}' > "$TMP/bundled.jsonl"
+expect_error 2 "ran on bundle host box" "$RCUPROF" explain "$TMP/bundled.jsonl" --out "$TMP/ex0"
+[ -e "$TMP/ex0" ] && fail "a refused explain wrote $TMP/ex0" || pass "the refused explains wrote nothing"
 ls "$TMP"/b.* "$TMP/imp0" > /dev/null 2>&1 && fail "refused commands wrote: $(ls -A "$TMP")" || pass "refused commands wrote nothing"
 
 # --- docs/bigbox.md: at most 60 lines; every option of its commands is
@@ -49,6 +55,22 @@ if [ "${#built[@]}" -lt 2 ]; then
     [ "$failures" -eq 0 ] || exit 1
     exit 77
 fi
+# --- The engine plans a bundle as it plans a sweep: the same --seed, the
+# same order (block, threads, variant, order) point for point. ---
+"$RCUPROF" bundle --variants "$A","$B" --threads 1,2 --blocks 3 --seed 5 \
+    --duration-ms 1 --warmup-ms 0 --out "$TMP/order.tar.gz" > /dev/null 2> "$TMP/order.err" \
+    || fail "bundle for the order: $(cat "$TMP/order.err")"
+"$RCUPROF" sweep --variants "$A","$B" --threads 1,2 --reps 3 --seed 5 \
+    --duration-ms 1 --warmup-ms 0 --out "$TMP/order-sw" > /dev/null 2> "$TMP/order.err" \
+    || fail "sweep for the order: $(cat "$TMP/order.err")"
+mkdir "$TMP/order" && tar -xzf "$TMP/order.tar.gz" -C "$TMP/order" order/plan.json \
+    || fail "order.tar.gz has no plan.json"
+bo=$($PY -c 'import json,sys; print(" ".join("%(block)d/%(threads)d/%(variant)s/%(order)d" % p for p in json.load(open(sys.argv[1]))["points"]))' "$TMP/order/order/plan.json")
+so=$($PY -c 'import json,sys; print(" ".join("%(block)d/%(threads)d/%(variant)s/%(order)d" % p for p in map(json.loads, open(sys.argv[1])) if p["type"] == "point"))' "$TMP/order-sw/results.jsonl")
+[ -n "$bo" ] && [ "$bo" = "$so" ] && pass "bundle and sweep, seed 5: the same order of $(wc -w <<< "$bo") points" \
+    || fail "seed 5: bundle order '$bo', sweep order '$so'"
+rm -rf "$TMP/order" "$TMP/order-sw" "$TMP/order.tar.gz"
+
 BUSYBOX=$(command -v busybox || true)
 if [ -z "$BUSYBOX" ] || readelf -l "$BUSYBOX" | grep -q "program interpreter"; then
     echo "SKIPPED: no static busybox (apt-get install busybox-static; make deps)"
@@ -203,6 +225,7 @@ cells = sorted((p["block"], p["variant"]) for p in pts)
 assert cells == sorted((b, v) for b in (0, 1) for v in sys.argv[3:5]), cells
 assert sorted(p["seq"] for p in pts) == [0, 1, 2, 3]
 PY
+expect_error 2 "ran on bundle host" "$RCUPROF" explain "$TMP/imp/results.jsonl" --out "$TMP/imp-ex"
 "$RCUPROF" compare "$TMP/imp/results.jsonl" > "$TMP/cmp.out" 2> "$TMP/cmp.err"
 grep -q "^| threads |" "$TMP/cmp.out" && grep -q "$B" "$TMP/cmp.out" \
     && pass "compare prints the table" || fail "compare: $(cat "$TMP/cmp.out" "$TMP/cmp.err")"

@@ -19,6 +19,7 @@
 
 #include "bundle.h"
 #include "cli.h"
+#include "experiment.h"
 #include "pack.h"
 #include "results.h"
 #include "../unit_tmpdir.h"
@@ -112,6 +113,39 @@ static void test_pack_static(void **state)
     assert_string_equal(av[0], "/x/driver");
 }
 
+/* A plan builder of one cell (argv1's driver) for the engine. */
+static char **eng_argv;
+
+static void eng_driver(void *ctx, size_t cell, const char **v,
+                       const char **drv)
+{
+    (void)ctx;
+    (void)cell;
+    *v = "v1";
+    *drv = eng_argv[0];
+}
+
+static int eng_av(void *ctx, const struct rcuprof_exp_point *p, char **av,
+                  size_t cap)
+{
+    size_t i;
+
+    (void)ctx;
+    (void)p;
+    for (i = 0; eng_argv[i] != NULL && i + 1 < cap; i++)
+        av[i] = i == 0 ? eng_argv[0] : strdup(eng_argv[i]);
+    av[i] = NULL;
+    return (int)i;
+}
+
+static json_t *eng_line(void *ctx, const struct rcuprof_exp_point *p)
+{
+    (void)ctx;
+    return json_pack("{s:s, s:i, s:i, s:s, s:i, s:i}", "type", "point",
+                     "block", (int)p->block, "threads", 2, "variant", "v1",
+                     "order", (int)p->order, "seq", (int)p->seq);
+}
+
 static void test_bundle_executor(void **state)
 {
     char root[300], err[512], id[RCUPROF_BUNDLE_IDLEN + 1], path[400];
@@ -133,22 +167,46 @@ static void test_bundle_executor(void **state)
     /* Its root must be new. */
     assert_null(rcuprof_executor_bundle(root, err, sizeof(err)));
     assert_int_equal(x->prepare(x, "v1", "/bin/true", err, sizeof(err)), 0);
-    rcuprof_bundle_next_point(x, 1, 0);
-    assert_int_equal(x->run(x, argv1, 60, &r), RCUPROF_EXEC_DEFERRED);
-    assert_null(r.out);
+    /* Outside an engine's run there is no point to record. */
+    assert_int_equal(x->run(x, argv1, 60, &r), RCUPROF_EXEC_ERROR);
     /* A driver it did not prepare. */
     assert_int_equal(x->run(x, argv2, 60, &r), RCUPROF_EXEC_ERROR);
     assert_null(x->host_record(x));
-    hdr = json_pack("{s:s}", "type", "header");
-    assert_int_equal(rcuprof_bundle_finish(x, hdr, id, sizeof(id), err,
+    /* The engine plans 2 fixed blocks of the one cell; every point is
+     * deferred, its cell from the point in flight, the header kept. */
+    {
+        struct rcuprof_experiment e;
+
+        snprintf(path, sizeof(path), "%s/never.jsonl", tmpdir);
+        hdr = json_pack("{s:s}", "type", "header");
+        eng_argv = argv1;
+        rcuprof_exp_init(&e, "bundle");
+        e.exec = x;
+        e.ncells = 1;
+        e.reps = e.blocks_max = 2;
+        e.timeout_s = 60;
+        e.progress = -1;
+        e.dir = tmpdir;
+        e.path = path;
+        e.header = hdr;
+        e.driver = eng_driver;
+        e.argv = eng_av;
+        e.line = eng_line;
+        assert_int_equal(rcuprof_exp_run(&e), RCUPROF_OK);
+        assert_int_equal(e.ndeferred, 2);
+        assert_int_equal(access(path, F_OK), -1);
+        rcuprof_exp_free(&e);
+        json_decref(hdr);
+    }
+    assert_int_equal(rcuprof_bundle_finish(x, NULL, id, sizeof(id), err,
                                            sizeof(err)), 0);
-    json_decref(hdr);
     rcuprof_executor_close(x);
 
     /* plan.txt: the header, then the point; its args as sh reads them. */
     snprintf(path, sizeof(path), "%s/plan.txt", root);
     text = slurp(path);
-    assert_int_equal(strncmp(text, "rcuprof-bundle-plan 1 60 1\n0 ", 29), 0);
+    assert_int_equal(strncmp(text, "rcuprof-bundle-plan 1 60 2\n0 ", 29), 0);
+    assert_non_null(strstr(text, "\n1 "));
     assert_non_null(strstr(text, " 2 v1 2 '--threads=2' '--propq=it'\\''s a b' "));
     free(text);
     snprintf(cmd, sizeof(cmd),
@@ -167,12 +225,15 @@ static void test_bundle_executor(void **state)
     assert_string_equal(json_string_value(json_object_get(plan, "schema")),
                         RCUPROF_BUNDLE_SCHEMA);
     assert_string_equal(json_string_value(json_object_get(plan, "id")), id);
-    pt = json_array_get(json_object_get(plan, "points"), 0);
+    assert_string_equal(json_string_value(json_object_get(
+        json_object_get(plan, "header"), "type")), "header");
+    pt = json_array_get(json_object_get(plan, "points"), 1);
     assert_int_equal(json_integer_value(json_object_get(pt, "block")), 1);
+    assert_int_equal(json_integer_value(json_object_get(pt, "seq")), 1);
     assert_int_equal(json_integer_value(json_object_get(pt, "threads")), 2);
     assert_string_equal(json_string_value(json_object_get(pt, "variant")),
                         "v1");
-    assert_int_equal(json_array_size(json_object_get(plan, "points")), 1);
+    assert_int_equal(json_array_size(json_object_get(plan, "points")), 2);
     json_object_del(plan, "id");
     copy = json_dumps(plan, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENSURE_ASCII);
     rcuprof_sha256_hex(copy, strlen(copy), hex);
