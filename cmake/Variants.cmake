@@ -118,7 +118,7 @@ foreach(_i RANGE ${_last})
   _rv_list("${_defs}" _rv_line_defs_${_l} lines ${_l} variants)
   _rv_list("${_defs}" _rv_line_opts_${_l} lines ${_l} options)
   # "named_variants": built only when RCUPROF_VARIANTS names them (NAME@LINE),
-  # never by all[@LINE] or the default list (lockfree@4.0: no probe layer yet).
+  # never by all[@LINE] or the default list (the Makefile names lockfree@4.0).
   # _rv_line_all_ is what "all" builds; _rv_line_defs_ what may be named.
   set(_rv_line_all_${_l} ${_rv_line_defs_${_l}})
   _rv_list("${_defs}" _rv_line_named_${_l} lines ${_l} named_variants)
