@@ -362,7 +362,10 @@ int rcuprof_whatif_reading(double lo, double hi)
         return RCUPROF_WHATIF_AMPLIFIED;
     if (hi < 1)
         return RCUPROF_WHATIF_OVERLAPPED;
-    return RCUPROF_WHATIF_ADDS;
+    /* holds 1: "adds" only when the whole interval is near 1 */
+    if (lo >= RCUPROF_WHATIF_ADDS_LO && hi <= RCUPROF_WHATIF_ADDS_HI)
+        return RCUPROF_WHATIF_ADDS;
+    return RCUPROF_WHATIF_UNDETERMINED;
 }
 
 static int cmp_double(const void *a, const void *b)

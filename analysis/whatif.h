@@ -124,7 +124,8 @@ int rcuprof_whatif_slope_ratio(const rcuprof_whatif_fit *a,
 /* The whole analysis: one row per thread count (section 9)               */
 
 enum {
-    RCUPROF_WHATIF_ADDS = 0,    /* the slope's interval holds 1, not 0 */
+    RCUPROF_WHATIF_ADDS = 0,    /* the slope's interval holds 1 and lies
+                                 * within [ADDS_LO, ADDS_HI] */
     RCUPROF_WHATIF_AMPLIFIED,   /* above 1: threads wait behind the site */
     RCUPROF_WHATIF_OVERLAPPED,  /* below 1: it overlaps waiting */
     RCUPROF_WHATIF_UNDETERMINED,/* fewer than 2 blocks, or an interval that
@@ -132,8 +133,12 @@ enum {
     RCUPROF_WHATIF_NOFIT        /* the fit's nofit: no line to read */
 };
 const char *rcuprof_whatif_reading_name(int reading);
-/* The reading of a slope interval (NAN bounds, or an interval holding
- * both 0 and 1: undetermined). */
+/* The band a slope interval holding 1 must lie within to read "adds"
+ * (docs/methodology.md, whatif). */
+#define RCUPROF_WHATIF_ADDS_LO 0.75
+#define RCUPROF_WHATIF_ADDS_HI 1.25
+/* The reading of a slope interval (NAN bounds, an interval holding both 0
+ * and 1, or one holding 1 that leaves the band: undetermined). */
 int rcuprof_whatif_reading(double lo, double hi);
 
 typedef struct rcuprof_whatif_est_st {

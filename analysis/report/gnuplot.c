@@ -250,9 +250,11 @@ static void gp_axes(FILE *f, const rcuprof_table *t, const char *dir)
             t->threads[0] / 1.25, maxt * 1.25);
     for (ti = 0; ti < t->nthreads; ti++)
         fprintf(f, "%s%u", ti ? ", " : "", t->threads[ti]);
-    /* the key below the plot: inside, it sat on points and triangles */
+    /* the key below the plot: inside, it sat on points and triangles;
+     * height 1.5 leaves the x label room above it (without, gnuplot
+     * 5.4 drew 'threads' inside the key) */
     fprintf(f, ")\nset xlabel 'threads'\nset grid\n"
-            "set key outside below center horizontal\n");
+            "set key outside below center horizontal height 1.5\n");
     if (os < t->nthreads) {
         double x0 = gp_shade_x(t);
 
@@ -473,7 +475,7 @@ static void gp_probes(FILE *f, const rcuprof_table *t)
     if (!t->have_probes)
         return;
     fprintf(f, "\n    set output dir.'/probes.'.fmt.'.tmp'\n"
-            "    set key outside below center vertical\n"
+            "    set key outside below center vertical height 1.5\n"
             "    set offsets 0, 0, graph 0.08, 0\n"
             "    set multiplot layout 1,%d title 'probe layer, median over blocks'",
             t->have_retries + t->have_slow);
@@ -491,7 +493,7 @@ static void gp_probes(FILE *f, const rcuprof_table *t)
         gp_probe_panel(f, t, 1);
     }
     fprintf(f, "\n    unset multiplot\n    set offsets 0, 0, 0, 0\n"
-            "    set key outside below center horizontal");
+            "    set key outside below center horizontal height 1.5");
     if (gp_first_over(t) < t->nthreads)
         fprintf(f, "\n    set label 1 'oversubscribed: threads > %u CPUs' at %.6g, graph 0.04 offset 0.5, 0",
                 t->cpus_allowed, gp_shade_x(t));
@@ -563,7 +565,7 @@ static void gp_efficiency(FILE *f, const rcuprof_table *t,
     fprintf(f, "\n    set output dir.'/efficiency.'.fmt.'.tmp'\n"
             "    set ylabel 'scaling efficiency (1 = ideal)'\n"
             "    set yrange [0:1.25]\n"
-            "    set key outside below center horizontal maxrows 4\n"
+            "    set key outside below center horizontal maxrows 4 height 1.5\n"
             "    set title 'scaling efficiency: vs the first count (lines), per step (points); knees and dips ringed, with their confidence in the key'\n"
             "    plot 1 with lines dt 2 lc 'gray' title 'ideal', "
             "%g with lines dt 4 lw 1.5 lc rgb '#cc4444' title 'knee: a step below %.0f%%'",
@@ -588,7 +590,7 @@ static void gp_efficiency(FILE *f, const rcuprof_table *t,
     }
     if (clipped)
         fprintf(f, ", \\\n        NaN with points pt 9 ps 1.4 lc 'black' title 'triangle: above 1.25 (superlinear), cut off at the edge'");
-    fprintf(f, "\n    set key outside below center horizontal noopaque");
+    fprintf(f, "\n    set key outside below center horizontal noopaque height 1.5");
     if (os)
         fprintf(f, "\n    set label 1 'oversubscribed: threads > %u CPUs' at %.6g, graph 0.04 left offset 0.5, 0",
                 t->cpus_allowed, gp_shade_x(t));

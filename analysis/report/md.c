@@ -142,6 +142,13 @@ static void md_partial_footnote(struct rcuprof_sb *b)
                       "means the change is computed from.\n");
 }
 
+/* Too few blocks for any interval (not an adaptive first stage, whose
+ * interval over all blocks stands): md prints "-" for interval and MDE. */
+static int few_blocks(const rcuprof_change *ch)
+{
+    return ch->too_few && !ch->two_stage && !ch->two_stage_na;
+}
+
 /* A change as the compact table prints it: "+4.7% [+2.1, +7.3] ✓", with
  * a word where the row cannot decide; the A/A cell (aa) has no mark. */
 static void md_compact_change(struct rcuprof_sb *b, const rcuprof_table *t,
@@ -153,7 +160,9 @@ static void md_compact_change(struct rcuprof_sb *b, const rcuprof_table *t,
         return;
     }
     rcuprof_sb_printf(b, " %+.1f%%", ch->change_pct);
-    if (isfinite(ch->lo_pct) && isfinite(ch->hi_pct))
+    if (few_blocks(ch))         /* its interval decides nothing: none */
+        rcuprof_sb_printf(b, " [-]");
+    else if (isfinite(ch->lo_pct) && isfinite(ch->hi_pct))
         rcuprof_sb_printf(b, " [%+.1f, %+.1f]", ch->lo_pct, ch->hi_pct);
     if (!ch->paired) {
         rcuprof_sb_printf(b, " (unpaired)");
@@ -178,7 +187,8 @@ static void md_compact_change(struct rcuprof_sb *b, const rcuprof_table *t,
 }
 
 /* The row's MDE: the largest over its changes against the baseline (the
- * smallest true change every column of the row detects), NAN if none. */
+ * smallest true change every column of the row detects), too few blocks
+ * left out (their MDE is no figure), NAN if none. */
 static double md_row_mde(const rcuprof_table *t, size_t ti)
 {
     double worst = NAN;
@@ -187,11 +197,23 @@ static double md_row_mde(const rcuprof_table *t, size_t ti)
     for (v = 0; v < t->nvariants; v++) {
         const rcuprof_change *c = &t->changes[ti * t->nvariants + v];
 
-        if (v != t->baseline && c->have && isfinite(c->mde_pct)
-            && !(worst >= c->mde_pct))
+        if (v != t->baseline && c->have && !few_blocks(c)
+            && isfinite(c->mde_pct) && !(worst >= c->mde_pct))
             worst = c->mde_pct;
     }
     return worst;
+}
+
+/* 1 if a change of the row against the baseline has too few blocks. */
+static int md_row_too_few(const rcuprof_table *t, size_t ti)
+{
+    size_t v;
+
+    for (v = 0; v < t->nvariants; v++)
+        if (v != t->baseline && t->changes[ti * t->nvariants + v].have
+            && few_blocks(&t->changes[ti * t->nvariants + v]))
+            return 1;
+    return 0;
 }
 
 /* "2, 4 threads" (by state "2t fast, 4t slow"): the labels of the rows whose doubt has bit. */
@@ -400,7 +422,8 @@ char *rcuprof_table_markdown_notes(const rcuprof_table *t, int notes)
         if (isfinite(mde))
             rcuprof_sb_printf(&b, " %.1f%% |\n", mde);
         else
-            rcuprof_sb_printf(&b, " n/a |\n");
+            rcuprof_sb_printf(&b, " %s |\n",
+                              md_row_too_few(t, ti) ? "-" : "n/a");
     }
     md_legend(&b, t, &marks);
     md_doubt_line(&b, t);
@@ -426,7 +449,9 @@ static int md_wide_change(struct rcuprof_sb *b, const rcuprof_table *t,
         return 0;
     }
     rcuprof_sb_printf(b, " %+.1f", ch->change_pct);
-    if (isfinite(ch->lo_pct) && isfinite(ch->hi_pct))
+    if (few_blocks(ch))
+        rcuprof_sb_printf(b, " [-]");
+    else if (isfinite(ch->lo_pct) && isfinite(ch->hi_pct))
         rcuprof_sb_printf(b, " [%+.1f, %+.1f]", ch->lo_pct, ch->hi_pct);
     rcuprof_sb_printf(b, "%s%s | ", ch->paired ? "" : " (unpaired)",
                       ch->partial ? " [^b]" : "");
@@ -444,7 +469,9 @@ static int md_wide_change(struct rcuprof_sb *b, const rcuprof_table *t,
             rcuprof_sb_printf(b, ")");
         }
     }
-    if (isfinite(ch->mde_pct))
+    if (few_blocks(ch))
+        rcuprof_sb_printf(b, " | - |");
+    else if (isfinite(ch->mde_pct))
         rcuprof_sb_printf(b, " | %.1f%% |", ch->mde_pct);
     else
         rcuprof_sb_printf(b, " | n/a |");

@@ -202,7 +202,7 @@ char *rcuprof_whatif_markdown(const json_t *rep)
     fprintf(f, "Delays (ns per call):");
     json_array_foreach(json_object_get(rep, "delays_ns"), i, d)
         fprintf(f, "%s %lld", i ? "," : "", (long long)json_integer_value(d));
-    fprintf(f, "; %lld blocks; seed %lld.  Slope: ns/op of cost per ns/op of delay put on each op (1: the site's time adds; above 1: threads wait behind it; below 1: it overlaps waiting; undetermined: the interval holds 0 and 1; no fit: the runs scatter about the line (SD) more than the line moves over the delays, so no slope is given).\n\n",
+    fprintf(f, "; %lld blocks; seed %lld.  Slope: ns/op of cost per ns/op of delay put on each op (adds: the interval holds 1 and lies within [0.75, 1.25], the site's time adds; amplified: above 1, threads wait behind it; overlapped: below 1, it overlaps waiting; undetermined: none of these; no fit: the runs scatter about the line (SD) more than the line moves over the delays, so no slope is given).\n\n",
             (long long)json_integer_value(json_object_get(rep, "blocks")),
             (long long)json_integer_value(json_object_get(rep, "seed")));
     fprintf(f, "| threads | calls/op | ns/op at %lld ns | slope [95%% CI] | reading | own ns/call | predicted ns/op without the site [95%% CI] [^x] |%s\n",

@@ -310,8 +310,17 @@ for path in sys.argv[1:]:
 assert against >= 3, against
 PY
 "$RCUPROF" compare "$RCUPROF_SRC/docs/case-study-24344/churn/results.jsonl" --by-state --notes > "$TMP/bs-churn.md" 2>&1 || fail "compare churn --by-state md"
-grep -q "^| 16 mixed ⚠ | 1847.6 | 2026.6 -5.9% \[.*\] (common blocks) too few (n=2) |" "$TMP/bs-churn.md" \
+grep -q "^| 16 mixed ⚠ | 1847.6 | 2026.6 -5.9% \[-\] (common blocks) too few (n=2) |" "$TMP/bs-churn.md" \
     && grep -q "^- changes from the common blocks only .*rcu-sync/16t mixed 2 blocks (cells of 2 and 3 runs): stock 1847.6, rcu-sync 1739.0, -5.9%" "$TMP/bs-churn.md" \
     && pass "churn 16 mixed: the -5.9% beside cells of +9.7% is marked and its means given" \
     || fail "churn by-state: $(grep -e '16 mixed' -e 'common blocks' "$TMP/bs-churn.md")"
+# too few blocks decide nothing: no interval beside them, and a row with no
+# other change prints "-" for its MDE (not 2967829597.4%)
+if grep -E '\[[-+][0-9.]+, [-+][0-9.]+\]( \((unpaired|common blocks)\))* too few' "$TMP/bs-churn.md" >/dev/null; then
+    fail "by-state: an interval beside too few blocks: $(grep -m1 'too few' "$TMP/bs-churn.md")"
+elif grep -q '^| 16 slow ⚠ |.* too few (n=2) | - |$' "$TMP/bs-churn.md"; then
+    pass "by-state: too few blocks print - for the interval and the row's MDE"
+else
+    fail "by-state: 16 slow row: $(grep '^| 16 slow' "$TMP/bs-churn.md")"
+fi
 finish

@@ -26,7 +26,7 @@ set xrange [0:254.22]
 plot  $w0 using 1:2:3:4 with yerrorbars lc 1 pt 7 title '1 thread: slope 1.20 [1.03, 1.38] amplified', \
     (x >= 5.63831446 && x <= 242.114679 ? 480.66410339 + 1.2035662493 * x : NaN) lc 1 dt 2 notitle, \
     280.756831285 lc 1 dt 3 title '1 thread unarmed', \
-     $w1 using 1:2:3:4 with yerrorbars lc 2 pt 7 title '2 threads: slope 1.27 [0.57, 1.98] adds', \
+     $w1 using 1:2:3:4 with yerrorbars lc 2 pt 7 title '2 threads: slope 1.27 [0.57, 1.98] undetermined', \
     (x >= 4.54330245 && x <= 197.671768 ? 637.347259961 + 1.27227590054 * x : NaN) lc 2 dt 2 notitle, \
     430.315884268 lc 2 dt 3 title '2 threads unarmed'
 unset output
@@ -43,7 +43,7 @@ set xrange [0:254.22]
 plot  $w0 using 1:2:3:4 with yerrorbars lc 1 pt 7 title '1 thread: slope 1.20 [1.03, 1.38] amplified', \
     (x >= 5.63831446 && x <= 242.114679 ? 480.66410339 + 1.2035662493 * x : NaN) lc 1 dt 2 notitle, \
     280.756831285 lc 1 dt 3 title '1 thread unarmed', \
-     $w1 using 1:2:3:4 with yerrorbars lc 2 pt 7 title '2 threads: slope 1.27 [0.57, 1.98] adds', \
+     $w1 using 1:2:3:4 with yerrorbars lc 2 pt 7 title '2 threads: slope 1.27 [0.57, 1.98] undetermined', \
     (x >= 4.54330245 && x <= 197.671768 ? 637.347259961 + 1.27227590054 * x : NaN) lc 2 dt 2 notitle, \
     430.315884268 lc 2 dt 3 title '2 threads unarmed'
 unset output

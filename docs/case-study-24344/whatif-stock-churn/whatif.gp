@@ -29,7 +29,7 @@ set xrange [0:456.92]
 plot  $w0 using 1:2:3:4 with yerrorbars lc 1 pt 7 title '1 thread: no fit (scatter 7220 > line 5173 ns/op)', \
     7843.081374 lc 1 dt 3 title '1 thread unarmed'
 set xrange [0:201.675]
-plot  $w1 using 1:2:3:4 with yerrorbars lc 2 pt 7 title '2 threads: slope 0.79 [0.57, 1.02] adds', \
+plot  $w1 using 1:2:3:4 with yerrorbars lc 2 pt 7 title '2 threads: slope 0.79 [0.57, 1.02] undetermined', \
     (x >= 4.49772483 && x <= 192.071427 ? 339.920534034 + 0.794709892252 * x : NaN) lc 2 dt 2 notitle, \
     229.470178105 lc 2 dt 3 title '2 threads unarmed'
 unset multiplot
@@ -50,7 +50,7 @@ set xrange [0:456.92]
 plot  $w0 using 1:2:3:4 with yerrorbars lc 1 pt 7 title '1 thread: no fit (scatter 7220 > line 5173 ns/op)', \
     7843.081374 lc 1 dt 3 title '1 thread unarmed'
 set xrange [0:201.675]
-plot  $w1 using 1:2:3:4 with yerrorbars lc 2 pt 7 title '2 threads: slope 0.79 [0.57, 1.02] adds', \
+plot  $w1 using 1:2:3:4 with yerrorbars lc 2 pt 7 title '2 threads: slope 0.79 [0.57, 1.02] undetermined', \
     (x >= 4.49772483 && x <= 192.071427 ? 339.920534034 + 0.794709892252 * x : NaN) lc 2 dt 2 notitle, \
     229.470178105 lc 2 dt 3 title '2 threads unarmed'
 unset multiplot
