@@ -79,7 +79,7 @@ set xrange [0.8:2.5]
 set xtics (1, 2)
 set xlabel 'threads'
 set grid
-set key outside below center horizontal
+set key outside below center horizontal height 1.5
 do for [fmt in 'png svg'] {
     if (fmt eq 'png') { eval('set terminal '.pngterm) } else { set terminal svg size 900,600 dynamic noenhanced }
     set output dir.'/cost.'.fmt.'.tmp'
@@ -126,7 +126,7 @@ do for [fmt in 'png svg'] {
         $c2 using ($1*1.042466):($3 < -43.2328913 ? -43.2328913 : NaN) with points pt 11 ps 1.4 lc 3 notitle
     set yrange [0:*]
     set output dir.'/probes.'.fmt.'.tmp'
-    set key outside below center vertical
+    set key outside below center vertical height 1.5
     set offsets 0, 0, graph 0.08, 0
     set multiplot layout 1,2 title 'probe layer, median over blocks'
     set ylabel 'read-side retries per million acquisitions'
@@ -149,11 +149,11 @@ do for [fmt in 'png svg'] {
     set yrange [0:*]
     unset multiplot
     set offsets 0, 0, 0, 0
-    set key outside below center horizontal
+    set key outside below center horizontal height 1.5
     set output dir.'/efficiency.'.fmt.'.tmp'
     set ylabel 'scaling efficiency (1 = ideal)'
     set yrange [0:1.25]
-    set key outside below center horizontal maxrows 4
+    set key outside below center horizontal maxrows 4 height 1.5
     set title 'scaling efficiency: vs the first count (lines), per step (points); knees and dips ringed, with their confidence in the key'
     plot 1 with lines dt 2 lc 'gray' title 'ideal', 0.8 with lines dt 4 lw 1.5 lc rgb '#cc4444' title 'knee: a step below 80%', \
         $e0 using 1:2 with linespoints lw 2 pt 7 lc 1 title 'stock vs first', \
@@ -171,6 +171,6 @@ do for [fmt in 'png svg'] {
         $e2 using 1:($3 > 1.25 ? 1.25 : NaN) with points pt 9 ps 1.4 lc 3 notitle, \
         $e2 using 1:($2 > 1.25 ? 1.25 : NaN) with points pt 9 ps 1.4 lc 3 notitle, \
         $k2 using 1:2 with points pt 6 ps 3 lw 2 lc 3 notitle
-    set key outside below center horizontal noopaque
+    set key outside below center horizontal noopaque height 1.5
     unset output
 }
