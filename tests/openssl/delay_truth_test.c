@@ -34,6 +34,11 @@
 #include "../../probes/rcuprof_rcu_read.h"
 #include "internal/rcuprof_probes.h"
 #include "internal/rcuprof_delay.h"
+#if defined(__has_include)
+# if __has_include("internal/property_lockfree.h")
+#  include "internal/property_lockfree.h"  /* OSSL_METHOD_STORE_LOCKFREE */
+# endif
+#endif
 #include "rcuprof_test_util.h"
 
 static double ticks_to_ns(uint64_t ticks, uint64_t n)
@@ -72,11 +77,15 @@ static void *fetch_thread(void *arg)
     return NULL;
 }
 
-static int is_rcu, is_fixed;
+/* lockfree: the lock-free cache (patches/4.0/0005, 0006): a cached fetch
+ * passes name_lookup only; no store read lock, no method refcount */
+static int is_rcu, is_fixed, is_lockfree;
 
 /* The sites a fetch passes once each (cached SHA256) */
 static int fetch_site(unsigned int s)
 {
+    if (is_lockfree)
+        return s == RCUPROF_SITE_NAME_LOOKUP;
     return s == RCUPROF_SITE_METHOD_REFCOUNT || s == RCUPROF_SITE_NAME_LOOKUP
         || s == (is_rcu ? RCUPROF_SITE_RCU_READ_LOCK : RCUPROF_SITE_STORE_READ_LOCK)
         || (is_rcu && s == RCUPROF_SITE_RCU_READ_UNLOCK);
@@ -89,7 +98,8 @@ static void test_presence(void)
     unsigned int s;
 
     for (s = 0; s < RCUPROF_DELAY_SITES; s++) {
-        int want = is_rcu ? s != RCUPROF_SITE_STORE_READ_LOCK
+        int want = is_lockfree ? s == RCUPROF_SITE_NAME_LOOKUP
+            : is_rcu ? s != RCUPROF_SITE_STORE_READ_LOCK
             : (s == RCUPROF_SITE_STORE_READ_LOCK
                || s == RCUPROF_SITE_METHOD_REFCOUNT
                || s == RCUPROF_SITE_NAME_LOOKUP);
@@ -319,11 +329,18 @@ int main(int argc, char **argv)
             is_rcu = 1;
         else if (strcmp(argv[i], "fixed") == 0)
             is_fixed = 1;
+        else if (strcmp(argv[i], "lockfree") == 0)
+            is_lockfree = 1;
     }
 #ifdef OSSL_METHOD_STORE_RCU
     CHECK(is_rcu, "the library's store is RCU, the variant says stock");
 #else
     CHECK(!is_rcu, "the library's store is stock, the variant says RCU");
+#endif
+#ifdef OSSL_METHOD_STORE_LOCKFREE
+    CHECK(is_lockfree, "the library's store is lock-free, the variant says not");
+#else
+    CHECK(!is_lockfree, "the library's store is not lock-free, the variant says it is");
 #endif
     cost_before = rcuprof_probes_timer_cost();
     fetches(10);                 /* warm: SHA256 cached */
