@@ -77,7 +77,7 @@ assert v["ref"] == "planted" and v["commit"] == sys.argv[2] and v["line"] == "4.
 assert v["description"].endswith(" at planted"), v
 EOF
 out=$("$RCUPROF" variants)
-[ "$(grep -c '^spin' <<< "$out")" -eq 1 ] && grep -q '^spin@4.0 *pending ' <<< "$out" \
+[ "$(grep -c '^spin' <<< "$out")" -eq 1 ] && grep -Eq '^spin@4.0 +4\.0 +[^ ]+ +pending ' <<< "$out" \
     && pass "listed once, pending: $(grep '^spin' <<< "$out")" || fail "variants: $(grep -E '^(spin|base)' <<< "$out")"
 expect_error 2 "variant 'spin@4.0' is not built yet (added after the last build): build it with cmake --build" \
     "$RCUPROF" run --variant spin@4.0
@@ -150,7 +150,7 @@ done
 RB=$b/bin/rcuprof
 # the test build's CLI, its drivers and its resolved list
 RBE=(env RCUPROF_VARIANTS_FILE= RCUPROF_BINDIR="$b/bin" "$RB")
-grep -q '^broken@4.0 *failed ' <<< "$("${RBE[@]}" variants)" \
+grep -Eq '^broken@4.0 +4\.0 +[^ ]+ +failed ' <<< "$("${RBE[@]}" variants)" \
     && pass "variants says broken@4.0 failed" || fail "variants: $("${RBE[@]}" variants | grep broken)"
 expect_error 2 "variant 'broken@4.0' failed to build (patch bad.patch" "${RBE[@]}" run --variant broken@4.0
 "$b/bin/rcuprof-stress-mine@4.0" --version > "$TMP/mine.json" 2>&1
